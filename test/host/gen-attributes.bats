@@ -1,0 +1,126 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# scripts/gen-attributes: attributes.txt becomes the C table, or the build
+# fails with "attributes.txt:LINE: reason" and writes nothing.
+
+setup()
+{
+	load ../test_helper/common
+	cd "$BATS_TEST_TMPDIR"
+	gen=$KEVENT_TOP/scripts/gen-attributes
+}
+
+# gen_from TEXT: write TEXT as attributes.txt here and run the generator
+gen_from()
+{
+	printf '%b' "$1" > attributes.txt
+	run --separate-stderr "$gen" attributes.txt out.h
+}
+
+@test "the project's attributes.txt generates a table with every name in order" {
+	run --separate-stderr "$gen" "$KEVENT_TOP/attributes.txt" out.h
+	assert_success
+	names=$(grep -cvE '^[[:space:]]*(#|$)' "$KEVENT_TOP/attributes.txt")
+	run grep -c '^	X(' out.h
+	assert_output "$names"
+	run grep -F 'X(0, "temperature", KEVENT_CLASS_POWER, "mdegC",' out.h
+	assert_success
+	run grep -F "#define KEVENT_ATTRIBUTE_COUNT $names" out.h
+	assert_success
+}
+
+@test "the registry holds the demo, seed and real-device attributes" {
+	for name in temperature label calibration media_change operstate \
+		    carrier mtu online capacity status; do
+		run grep -qE "^$name[[:space:]]" "$KEVENT_TOP/attributes.txt"
+		assert_success
+	done
+}
+
+@test "the generated table compiles against the uapi header" {
+	run --separate-stderr "$gen" "$KEVENT_TOP/attributes.txt" out.h
+	assert_success
+	cat > t.c <<'C'
+#include <stdio.h>
+#include "kevent.h"
+#include "out.h"
+#define ROW(id, name, class, unit, desc) { id, name, class },
+static const struct { int id; const char *name; int class; } t[] = {
+	KEVENT_ATTRIBUTES(ROW)
+};
+int main(void)
+{
+	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].id != (int)i || t[i].class > KEVENT_CLASS_MAX)
+			return 1;
+	printf("%s %d\n", t[0].name, KEVENT_ATTRIBUTE_COUNT);
+	return 0;
+}
+C
+	run cc -Wall -Wextra -Werror -I"$KEVENT_TOP/kernel/uapi" -I. t.c -o t
+	assert_success
+	run ./t
+	assert_success
+	assert_output --regexp '^temperature [0-9]+$'
+}
+
+@test "comments, blank lines and extra spaces are accepted" {
+	gen_from '# header\n\n  \nfoo\tgeneral\t-\tA thing  with  words\n  bar  net  bytes  Bytes\n'
+	assert_success
+	run cat out.h
+	assert_line --partial 'X(0, "foo", KEVENT_CLASS_GENERAL, NULL, "A thing  with  words")'
+	assert_line --partial 'X(1, "bar", KEVENT_CLASS_NET, "bytes", "Bytes")'
+}
+
+@test "a duplicate name fails with its line number and the first one's" {
+	gen_from 'foo general - one\n# c\nfoo power - two\n'
+	assert_failure
+	assert_stderr_line 'attributes.txt:3: duplicate name "foo" (first on line 1)'
+	[ ! -e out.h ]
+}
+
+@test "a bad name fails with its line number" {
+	gen_from 'ok general - fine\nBad-Name general - no\n'
+	assert_failure
+	assert_stderr_partial 'attributes.txt:2: bad name "Bad-Name"'
+	[ ! -e out.h ]
+}
+
+@test "a name with a slash or a leading digit is a bad name" {
+	gen_from 'a/b general - no\n'
+	assert_failure
+	assert_stderr_partial 'attributes.txt:1: bad name "a/b"'
+	gen_from '9lives general - no\n'
+	assert_failure
+	assert_stderr_partial 'attributes.txt:1: bad name "9lives"'
+}
+
+@test "an unknown class fails with its line number" {
+	gen_from 'foo general - ok\nbar thermal - no\n'
+	assert_failure
+	assert_stderr_partial 'attributes.txt:2: unknown class "thermal"'
+	[ ! -e out.h ]
+}
+
+@test "missing fields fail with their line number" {
+	gen_from 'foo general - ok\nbar power mV\n'
+	assert_failure
+	assert_stderr_partial 'attributes.txt:2: missing fields'
+	gen_from 'lonely\n'
+	assert_failure
+	assert_stderr_partial 'attributes.txt:1: missing fields'
+}
+
+@test "a unit that is not a plain ASCII token fails" {
+	gen_from 'foo power 50% no\n'
+	assert_failure
+	assert_stderr_partial 'attributes.txt:1: bad unit "50%"'
+}
+
+@test "a failed run leaves an existing output untouched" {
+	echo keep > out.h
+	gen_from 'foo nope - x\n'
+	assert_failure
+	run cat out.h
+	assert_output keep
+}
