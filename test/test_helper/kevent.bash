@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the VM suites: load the modules, drive the demo sensor, run
+# kevent-watch in the background and wait for what it prints.
+
+load ../test_helper/common
+
+KEVENT_WATCH=$KEVENT_TOP/userspace/cli/kevent-watch
+DEMO_SYS=/sys/devices/platform
+DEMO_DBG=/sys/kernel/debug/kevent_demo
+
+# modules_load [DEMO_PARAMS...]: insert kevent.ko and kevent_demo.ko
+modules_load()
+{
+	lsmod | grep -q '^kevent ' || insmod "$KEVENT_TOP/kernel/kevent.ko"
+	lsmod | grep -q '^kevent_demo ' ||
+		insmod "$KEVENT_TOP/kernel/kevent_demo.ko" "$@"
+}
+
+# modules_unload: remove both modules if they are loaded
+modules_unload()
+{
+	if lsmod | grep -q '^kevent_demo '; then rmmod kevent_demo; fi
+	if lsmod | grep -q '^kevent '; then rmmod kevent; fi
+}
+
+# demo_set N CONTROL VALUE: write VALUE to the debugfs CONTROL of sensor N
+demo_set()
+{
+	printf '%s' "$3" > "$DEMO_DBG/kevent-demo.$1/$2"
+}
+
+# is_waiting PID: the process sleeps in a poll, epoll or receive call, as
+# kevent-watch does once it has joined its groups and waits for events
+is_waiting()
+{
+	local nr
+
+	read -r nr _ < "/proc/$1/syscall" 2>/dev/null || return 1
+	case $nr in
+	0 | 7 | 45 | 47 | 232 | 270 | 271 | 281) return 0 ;;
+	esac
+	return 1
+}
+
+# watch_start ARGS...: run kevent-watch ARGS in the background, its stdout
+# in $WATCH_OUT and stderr in $WATCH_ERR; return once it waits for events
+watch_start()
+{
+	local i
+
+	WATCH_OUT=$BATS_TEST_TMPDIR/watch.out
+	WATCH_ERR=$BATS_TEST_TMPDIR/watch.err
+	"$KEVENT_WATCH" "$@" > "$WATCH_OUT" 2> "$WATCH_ERR" 3>&- &
+	WATCH_PID=$!
+	for i in $(seq 100); do
+		is_waiting "$WATCH_PID" && return 0
+		kill -0 "$WATCH_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "kevent-watch did not start waiting for events" >&2
+	cat "$WATCH_ERR" >&2
+	return 1
+}
+
+# watch_start_as USER ARGS...: watch_start as an unprivileged USER
+watch_start_as()
+{
+	local user=$1 i
+
+	shift
+	WATCH_OUT=$BATS_TEST_TMPDIR/watch.out
+	WATCH_ERR=$BATS_TEST_TMPDIR/watch.err
+	chmod 0777 "$BATS_TEST_TMPDIR"
+	setpriv --reuid="$user" --regid="$user" --clear-groups \
+		"$KEVENT_WATCH" "$@" > "$WATCH_OUT" 2> "$WATCH_ERR" 3>&- &
+	WATCH_PID=$!
+	for i in $(seq 100); do
+		is_waiting "$WATCH_PID" && return 0
+		kill -0 "$WATCH_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "kevent-watch did not start waiting for events" >&2
+	return 1
+}
+
+# watch_lines N [SECS]: wait until kevent-watch has printed N lines
+watch_lines()
+{
+	local n=$1 secs=${2:-20} i
+
+	for i in $(seq $((secs * 10))); do
+		[ "$(wc -l < "$WATCH_OUT")" -ge "$n" ] && return 0
+		sleep 0.1
+	done
+	echo "kevent-watch printed $(wc -l < "$WATCH_OUT") lines, not $n:" >&2
+	cat "$WATCH_OUT" "$WATCH_ERR" >&2
+	return 1
+}
+
+# watch_wait [SECS]: wait for kevent-watch to exit; its status in WATCH_STATUS
+watch_wait()
+{
+	local secs=${1:-20} i
+
+	for i in $(seq $((secs * 10))); do
+		if ! kill -0 "$WATCH_PID" 2>/dev/null; then
+			wait "$WATCH_PID" && WATCH_STATUS=0 || WATCH_STATUS=$?
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "kevent-watch still runs after $secs s" >&2
+	return 1
+}
+
+# watch_stop: end a kevent-watch still running (test teardown)
+watch_stop()
+{
+	if [ -n "${WATCH_PID:-}" ] && kill -0 "$WATCH_PID" 2>/dev/null; then
+		kill "$WATCH_PID" 2>/dev/null || true
+		wait "$WATCH_PID" 2>/dev/null || true
+	fi
+	WATCH_PID=
+}

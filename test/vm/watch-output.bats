@@ -1,0 +1,132 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# One write to the demo sensor gives exactly one event, with the value read
+# back from sysfs, in every output format.
+
+setup_file()
+{
+	load ../test_helper/kevent
+	modules_load
+}
+
+teardown_file()
+{
+	load ../test_helper/kevent
+	modules_unload
+}
+
+setup()
+{
+	load ../test_helper/kevent
+}
+
+teardown()
+{
+	watch_stop
+}
+
+@test "a temperature write is one human-readable event carrying the new value" {
+	watch_start --timeout 3
+	demo_set 0 temperature 43210
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 1
+	assert_line --index 0 --regexp '/devices/platform/kevent-demo\.0 .*temperature'
+	assert_line --index 0 --partial '43210'
+	assert_line --index 0 --partial 'power'
+}
+
+@test "a temperature write is one JSON event that jq accepts, with every field" {
+	watch_start --json --timeout 3
+	demo_set 0 temperature 43210
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 1
+	run jq -e -c '[.type, .class, .path, .attr, .value, .unit, .subsystem,
+		       .coalesced, (.seq | type), (.time | type)]' "$WATCH_OUT"
+	assert_success
+	assert_output '["event","power","/devices/platform/kevent-demo.0","temperature","43210","mdegC","platform",0,"number","number"]'
+	run jq -e 'has("error") | not' "$WATCH_OUT"
+	assert_success
+}
+
+@test "a temperature write is one --format line with every placeholder expanded" {
+	watch_start --timeout 3 --format '%c|%p|%a|%v|%u|%S|%e|%%|%s\t%t\n'
+	demo_set 1 temperature 43210
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 1
+	assert_output --regexp $'^power\\|/devices/platform/kevent-demo\\.1\\|temperature\\|43210\\|mdegC\\|platform\\|\\|%\\|[0-9]+\t[0-9]+\\.[0-9]+$'
+}
+
+@test "sequence numbers increase from one event to the next" {
+	watch_start --json --count 3
+	demo_set 0 temperature 1
+	demo_set 0 temperature 2
+	demo_set 1 temperature 3
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run jq -s -e '[.[].seq] as $s | ($s | length) == 3 and $s[0] < $s[1] and $s[1] < $s[2]' "$WATCH_OUT"
+	assert_success
+	run jq -r .value "$WATCH_OUT"
+	assert_output $'1\n2\n3'
+}
+
+@test "a label with quotes, backslash, tab and non-ASCII text is escaped in JSON" {
+	label=$'a "quoted" back\\slash\tt\xc3\xa9 \xe2\x84\x83 \xe6\x97\xa5'
+	watch_start --json --count 1
+	demo_set 0 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	expected=$'"value":"a \\"quoted\\" back\\\\slash\\tt\xc3\xa9 \xe2\x84\x83 \xe6\x97\xa5"'
+	run grep -cF "$expected" "$WATCH_OUT"
+	assert_output 1
+	run jq -j -e '.value' "$WATCH_OUT"
+	assert_success
+	assert_equal "$output" "$label"
+	run grep -cF $'\t' "$WATCH_OUT"
+	assert_output 0
+}
+
+@test "the JSON value escapes quotes, backslash and tab exactly as RFC 8259 says" {
+	watch_start --json --count 1
+	demo_set 1 label $'x "q" b\\s\tt'
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run grep -cF '"value":"x \"q\" b\\s\tt"' "$WATCH_OUT"
+	assert_output 1
+}
+
+@test "a label with control bytes and non-ASCII text is escaped C-style in --format and human output" {
+	label=$'a "q" b\\s\tt\xc3\xa9\x01'
+	watch_start --count 1 --format '[%v]\n'
+	demo_set 0 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_output $'[a "q" b\\\\s\\tt\xc3\xa9\\x01]'
+
+	watch_start --count 1
+	demo_set 0 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_output --partial $'a "q" b\\\\s\\tt\xc3\xa9\\x01'
+	run grep -cF $'\t' "$WATCH_OUT"
+	assert_output 0
+}
+
+@test "--list prints every annotated source with its current value" {
+	demo_set 0 temperature 31000
+	run --separate-stderr "$KEVENT_WATCH" --list --json
+	assert_success
+	run jq -r 'select(.type == "state") | "\(.path) \(.attr) \(.value)"' <<<"$output"
+	assert_line '/devices/platform/kevent-demo.0 temperature 31000'
+	assert_line --regexp '^/devices/platform/kevent-demo\.1 temperature [0-9]+$'
+	assert_line --regexp '^/devices/platform/kevent-demo\.0 label '
+	assert_line --regexp '^/devices/platform/kevent-demo\.1 calibration '
+	assert_equal "${#lines[@]}" 6
+}
