@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kevent_demo: simulated sensors whose attributes are kevent sources.
+ *
+ * Each sensor is a platform device kevent-demo.N with the attributes
+ * temperature, label and calibration. Its controls live in debugfs, in
+ * kevent_demo/kevent-demo.N/:
+ *
+ *   temperature  write a decimal integer: set it, then notify
+ *   label        write a string: set it (less one trailing newline), notify
+ *   storm        write N: N increments of temperature, each one notified
+ *                from atomic context
+ *   unplug       write 1: notify temperature, then unregister the device
+ *   notify       write an attribute name: kevent_notify() it once, the write
+ *                failing with its error
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/uaccess.h>
+
+#include <kevent.h>
+
+#define KEVENT_DEMO_NAME		"kevent-demo"
+#define KEVENT_DEMO_MAX_SENSORS		64
+#define KEVENT_DEMO_LABEL_MAX		255
+#define KEVENT_DEMO_NOTIFY_MAX		64
+#define KEVENT_DEMO_TEMPERATURE		25000
+
+enum kevent_demo_attr {
+	KEVENT_DEMO_ATTR_TEMPERATURE,
+	KEVENT_DEMO_ATTR_LABEL,
+	KEVENT_DEMO_ATTR_CALIBRATION,
+
+	KEVENT_DEMO_NR_ATTRS,
+};
+
+/**
+ * struct kevent_demo_sensor - one simulated sensor
+ * @lock: protects the fields below it; taken with interrupts off
+ * @temperature: millidegrees Celsius
+ * @calibration: offset in millidegrees, readable by root only
+ * @label: human-readable name, @label_len bytes, not NUL-terminated
+ * @label_len: length of @label
+ * @unplugged: the device is going away; its attributes read -ENODEV
+ * @src: the attributes' event sources while the driver is bound
+ * @pdev: the platform device, NULL once unplugged; under kevent_demo_lock
+ */
+struct kevent_demo_sensor {
+	spinlock_t lock;	/* protects the values and @src */
+	int temperature;
+	int calibration;
+	char label[KEVENT_DEMO_LABEL_MAX];
+	size_t label_len;
+	bool unplugged;
+	struct kevent_source *src[KEVENT_DEMO_NR_ATTRS];
+	struct platform_device *pdev;
+};
+
+static unsigned int sensors = 2;
+module_param(sensors, uint, 0444);
+MODULE_PARM_DESC(sensors, "Number of simulated sensors (1-64, default 2)");
+
+static struct kevent_demo_sensor *kevent_demo_sensors;
+static unsigned int kevent_demo_count;
+static struct dentry *kevent_demo_debugfs;
+/* Serialises unplugging with the controls that use the platform device */
+static DEFINE_MUTEX(kevent_demo_lock);
+
+/* Notify an attribute of @s; @s->lock is held */
+static void kevent_demo_notify(struct kevent_demo_sensor *s,
+			       enum kevent_demo_attr attr)
+{
+	lockdep_assert_held(&s->lock);
+
+	if (s->src[attr])
+		kevent_source_notify(s->src[attr]);
+}
+
+static ssize_t temperature_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct kevent_demo_sensor *s = dev_get_drvdata(dev);
+	unsigned long flags;
+	int temperature;
+	bool unplugged;
+
+	spin_lock_irqsave(&s->lock, flags);
+	temperature = s->temperature;
+	unplugged = s->unplugged;
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	if (unplugged)
+		return -ENODEV;
+
+	return sysfs_emit(buf, "%d\n", temperature);
+}
+static DEVICE_ATTR_RO(temperature);
+
+static ssize_t label_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct kevent_demo_sensor *s = dev_get_drvdata(dev);
+	unsigned long flags;
+	ssize_t len;
+
+	spin_lock_irqsave(&s->lock, flags);
+	if (s->unplugged) {
+		len = -ENODEV;
+	} else {
+		memcpy(buf, s->label, s->label_len);
+		buf[s->label_len] = '\n';
+		len = s->label_len + 1;
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	return len;
+}
+static DEVICE_ATTR_RO(label);
+
+static ssize_t calibration_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct kevent_demo_sensor *s = dev_get_drvdata(dev);
+	unsigned long flags;
+	int calibration;
+	bool unplugged;
+
+	spin_lock_irqsave(&s->lock, flags);
+	calibration = s->calibration;
+	unplugged = s->unplugged;
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	if (unplugged)
+		return -ENODEV;
+
+	return sysfs_emit(buf, "%d\n", calibration);
+}
+static DEVICE_ATTR_ADMIN_RO(calibration);
+
+static struct attribute *kevent_demo_attrs[] = {
+	[KEVENT_DEMO_ATTR_TEMPERATURE] = &dev_attr_temperature.attr,
+	[KEVENT_DEMO_ATTR_LABEL] = &dev_attr_label.attr,
+	[KEVENT_DEMO_ATTR_CALIBRATION] = &dev_attr_calibration.attr,
+	NULL
+};
+
+static const struct attribute_group kevent_demo_group = {
+	.attrs = kevent_demo_attrs,
+};
+
+static void kevent_demo_detach(void *data)
+{
+	struct kevent_demo_sensor *s = data;
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	memset(s->src, 0, sizeof(s->src));
+	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+static int kevent_demo_probe(struct platform_device *pdev)
+{
+	struct kevent_source *src[KEVENT_DEMO_NR_ATTRS];
+	struct device *dev = &pdev->dev;
+	struct kevent_demo_sensor *s;
+	unsigned long flags;
+	int ret;
+	int i;
+
+	if (pdev->id < 0 || pdev->id >= kevent_demo_count)
+		return -ENODEV;
+	s = &kevent_demo_sensors[pdev->id];
+	platform_set_drvdata(pdev, s);
+
+	/* The attributes must exist before they can be annotated */
+	ret = devm_device_add_group(dev, &kevent_demo_group);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < KEVENT_DEMO_NR_ATTRS; i++) {
+		src[i] = devm_kevent_source_add(dev, kevent_demo_attrs[i]);
+		if (IS_ERR(src[i]))
+			return dev_err_probe(dev, PTR_ERR(src[i]),
+					     "cannot annotate %s\n",
+					     kevent_demo_attrs[i]->name);
+	}
+
+	/* Released before the sources: controls stop notifying first */
+	ret = devm_add_action(dev, kevent_demo_detach, s);
+	if (ret)
+		return ret;
+
+	spin_lock_irqsave(&s->lock, flags);
+	memcpy(s->src, src, sizeof(s->src));
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	return 0;
+}
+
+static struct platform_driver kevent_demo_driver = {
+	.driver = {
+		.name = KEVENT_DEMO_NAME,
+	},
+	.probe = kevent_demo_probe,
+};
+
+static bool kevent_demo_present(struct kevent_demo_sensor *s)
+{
+	unsigned long flags;
+	bool unplugged;
+
+	spin_lock_irqsave(&s->lock, flags);
+	unplugged = s->unplugged;
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	return !unplugged;
+}
+
+static ssize_t kevent_demo_temperature_write(struct file *file,
+					     const char __user *ubuf,
+					     size_t count, loff_t *ppos)
+{
+	struct kevent_demo_sensor *s = file->private_data;
+	unsigned long flags;
+	int temperature;
+	ssize_t ret;
+
+	ret = kstrtoint_from_user(ubuf, count, 10, &temperature);
+	if (ret)
+		return ret;
+
+	spin_lock_irqsave(&s->lock, flags);
+	if (s->unplugged) {
+		ret = -ENODEV;
+	} else {
+		s->temperature = temperature;
+		kevent_demo_notify(s, KEVENT_DEMO_ATTR_TEMPERATURE);
+		ret = count;
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	return ret;
+}
+
+static const struct file_operations kevent_demo_temperature_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = kevent_demo_temperature_write,
+	.llseek = no_llseek,
+};
+
+static ssize_t kevent_demo_label_write(struct file *file,
+				       const char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	struct kevent_demo_sensor *s = file->private_data;
+	unsigned long flags;
+	size_t len = count;
+	ssize_t ret;
+	char *label;
+
+	/* Room for the longest label and the newline that may follow it */
+	if (count > KEVENT_DEMO_LABEL_MAX + 1)
+		return -EINVAL;
+
+	label = memdup_user(ubuf, count);
+	if (IS_ERR(label))
+		return PTR_ERR(label);
+
+	if (len && label[len - 1] == '\n')
+		len--;
+	if (len > KEVENT_DEMO_LABEL_MAX) {
+		kfree(label);
+		return -EINVAL;
+	}
+
+	spin_lock_irqsave(&s->lock, flags);
+	if (s->unplugged) {
+		ret = -ENODEV;
+	} else {
+		memcpy(s->label, label, len);
+		s->label_len = len;
+		kevent_demo_notify(s, KEVENT_DEMO_ATTR_LABEL);
+		ret = count;
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	kfree(label);
+
+	return ret;
+}
+
+static const struct file_operations kevent_demo_label_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = kevent_demo_label_write,
+	.llseek = no_llseek,
+};
+
+static ssize_t kevent_demo_storm_write(struct file *file,
+				       const char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	struct kevent_demo_sensor *s = file->private_data;
+	unsigned long flags;
+	unsigned int n, i;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 10, &n);
+	if (ret)
+		return ret;
+
+	if (!kevent_demo_present(s))
+		return -ENODEV;
+
+	for (i = 0; i < n; i++) {
+		spin_lock_irqsave(&s->lock, flags);
+		if (s->unplugged) {
+			spin_unlock_irqrestore(&s->lock, flags);
+			return -ENODEV;
+		}
+		s->temperature++;
+		kevent_demo_notify(s, KEVENT_DEMO_ATTR_TEMPERATURE);
+		spin_unlock_irqrestore(&s->lock, flags);
+
+		if (!(i % 1024)) {
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			cond_resched();
+		}
+	}
+
+	return count;
+}
+
+static const struct file_operations kevent_demo_storm_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = kevent_demo_storm_write,
+	.llseek = no_llseek,
+};
+
+static ssize_t kevent_demo_unplug_write(struct file *file,
+					const char __user *ubuf,
+					size_t count, loff_t *ppos)
+{
+	struct kevent_demo_sensor *s = file->private_data;
+	unsigned long flags;
+	bool unplug;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &unplug);
+	if (ret)
+		return ret;
+	if (!unplug)
+		return -EINVAL;
+
+	mutex_lock(&kevent_demo_lock);
+	if (!s->pdev) {
+		mutex_unlock(&kevent_demo_lock);
+		return -ENODEV;
+	}
+
+	spin_lock_irqsave(&s->lock, flags);
+	s->unplugged = true;
+	kevent_demo_notify(s, KEVENT_DEMO_ATTR_TEMPERATURE);
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	platform_device_unregister(s->pdev);
+	s->pdev = NULL;
+	mutex_unlock(&kevent_demo_lock);
+
+	return count;
+}
+
+static const struct file_operations kevent_demo_unplug_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = kevent_demo_unplug_write,
+	.llseek = no_llseek,
+};
+
+static ssize_t kevent_demo_notify_write(struct file *file,
+					const char __user *ubuf,
+					size_t count, loff_t *ppos)
+{
+	struct kevent_demo_sensor *s = file->private_data;
+	char name[KEVENT_DEMO_NOTIFY_MAX + 1];
+	size_t len = count;
+	int ret;
+
+	if (count > KEVENT_DEMO_NOTIFY_MAX)
+		return -EINVAL;
+	if (copy_from_user(name, ubuf, count))
+		return -EFAULT;
+	if (len && name[len - 1] == '\n')
+		len--;
+	name[len] = '\0';
+
+	mutex_lock(&kevent_demo_lock);
+	if (s->pdev)
+		ret = kevent_notify(&s->pdev->dev.kobj, name);
+	else
+		ret = -ENODEV;
+	mutex_unlock(&kevent_demo_lock);
+
+	return ret ?: count;
+}
+
+static const struct file_operations kevent_demo_notify_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = kevent_demo_notify_write,
+	.llseek = no_llseek,
+};
+
+static void kevent_demo_debugfs_init(void)
+{
+	struct dentry *dir;
+	unsigned int i;
+
+	kevent_demo_debugfs = debugfs_create_dir("kevent_demo", NULL);
+
+	for (i = 0; i < kevent_demo_count; i++) {
+		struct kevent_demo_sensor *s = &kevent_demo_sensors[i];
+
+		dir = debugfs_create_dir(dev_name(&s->pdev->dev),
+					 kevent_demo_debugfs);
+		debugfs_create_file("temperature", 0200, dir, s,
+				    &kevent_demo_temperature_fops);
+		debugfs_create_file("label", 0200, dir, s,
+				    &kevent_demo_label_fops);
+		debugfs_create_file("storm", 0200, dir, s,
+				    &kevent_demo_storm_fops);
+		debugfs_create_file("unplug", 0200, dir, s,
+				    &kevent_demo_unplug_fops);
+		debugfs_create_file("notify", 0200, dir, s,
+				    &kevent_demo_notify_fops);
+	}
+}
+
+static void kevent_demo_unregister_devices(void)
+{
+	unsigned int i;
+
+	mutex_lock(&kevent_demo_lock);
+	for (i = 0; i < kevent_demo_count; i++) {
+		platform_device_unregister(kevent_demo_sensors[i].pdev);
+		kevent_demo_sensors[i].pdev = NULL;
+	}
+	mutex_unlock(&kevent_demo_lock);
+}
+
+static int __init kevent_demo_init(void)
+{
+	struct platform_device *pdev;
+	unsigned int i;
+	int ret;
+
+	if (sensors < 1 || sensors > KEVENT_DEMO_MAX_SENSORS) {
+		pr_err("sensors=%u is out of range 1-%d\n", sensors,
+		       KEVENT_DEMO_MAX_SENSORS);
+		return -EINVAL;
+	}
+
+	kevent_demo_sensors = kcalloc(sensors, sizeof(*kevent_demo_sensors),
+				      GFP_KERNEL);
+	if (!kevent_demo_sensors)
+		return -ENOMEM;
+	kevent_demo_count = sensors;
+
+	for (i = 0; i < kevent_demo_count; i++) {
+		struct kevent_demo_sensor *s = &kevent_demo_sensors[i];
+
+		spin_lock_init(&s->lock);
+		s->temperature = KEVENT_DEMO_TEMPERATURE;
+		s->label_len = scnprintf(s->label, sizeof(s->label),
+					 "sensor %u", i);
+	}
+
+	ret = platform_driver_register(&kevent_demo_driver);
+	if (ret)
+		goto out_free_sensors;
+
+	for (i = 0; i < kevent_demo_count; i++) {
+		pdev = platform_device_register_simple(KEVENT_DEMO_NAME, i,
+						       NULL, 0);
+		if (IS_ERR(pdev)) {
+			ret = PTR_ERR(pdev);
+			goto out_unregister_devices;
+		}
+		kevent_demo_sensors[i].pdev = pdev;
+	}
+
+	kevent_demo_debugfs_init();
+
+	return 0;
+
+out_unregister_devices:
+	kevent_demo_unregister_devices();
+	platform_driver_unregister(&kevent_demo_driver);
+out_free_sensors:
+	kfree(kevent_demo_sensors);
+
+	return ret;
+}
+
+static void __exit kevent_demo_exit(void)
+{
+	/* Waits for writers of the controls, which use the devices */
+	debugfs_remove_recursive(kevent_demo_debugfs);
+	kevent_demo_unregister_devices();
+	platform_driver_unregister(&kevent_demo_driver);
+	kfree(kevent_demo_sensors);
+}
+
+module_init(kevent_demo_init);
+module_exit(kevent_demo_exit);
+
+MODULE_DESCRIPTION("Simulated sensors that send kevent events");
+MODULE_LICENSE("GPL");

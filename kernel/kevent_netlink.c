@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kevent: the generic netlink family, its event messages and requests.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include <linux/ktime.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+
+#include "kevent_internal.h"
+
+static const struct genl_multicast_group kevent_mcgrps[] = {
+	[KEVENT_CLASS_GENERAL]	= { .name = KEVENT_GENL_MCGRP_GENERAL },
+	[KEVENT_CLASS_STORAGE]	= { .name = KEVENT_GENL_MCGRP_STORAGE },
+	[KEVENT_CLASS_POWER]	= { .name = KEVENT_GENL_MCGRP_POWER },
+	[KEVENT_CLASS_FS]	= { .name = KEVENT_GENL_MCGRP_FS },
+	[KEVENT_CLASS_HOTPLUG]	= { .name = KEVENT_GENL_MCGRP_HOTPLUG },
+	[KEVENT_CLASS_NET]	= { .name = KEVENT_GENL_MCGRP_NET },
+};
+
+static_assert(ARRAY_SIZE(kevent_mcgrps) == __KEVENT_CLASS_MAX);
+
+/* Serialises events, so that they leave in the order of their numbers */
+static DEFINE_MUTEX(kevent_emit_lock);
+static atomic64_t kevent_seq = ATOMIC64_INIT(0);
+
+static struct genl_family kevent_family;
+
+static size_t kevent_event_size(const char *path, const char *name)
+{
+	return nla_total_size_64bit(sizeof(u64)) +	/* SEQ */
+	       nla_total_size_64bit(sizeof(u64)) +	/* TIMESTAMP */
+	       nla_total_size(sizeof(u32)) +		/* CLASS */
+	       nla_total_size(strlen(path) + 1) +	/* PATH */
+	       nla_total_size(strlen(name) + 1) +	/* ATTR_NAME */
+	       nla_total_size(sizeof(u32)) +		/* ATTR_ID */
+	       nla_total_size(sizeof(u32));		/* COALESCED */
+}
+
+static int kevent_put_attr(struct sk_buff *msg, const char *path, u32 attr_id)
+{
+	if (nla_put_u32(msg, KEVENT_A_CLASS, kevent_registry_class(attr_id)) ||
+	    nla_put_string(msg, KEVENT_A_PATH, path) ||
+	    nla_put_string(msg, KEVENT_A_ATTR_NAME,
+			   kevent_registry_name(attr_id)) ||
+	    nla_put_u32(msg, KEVENT_A_ATTR_ID, attr_id))
+		return -EMSGSIZE;
+
+	return 0;
+}
+
+/**
+ * kevent_emit - send an event to the multicast group of its class
+ * @path: kobject path below /sys
+ * @attr_id: registry id of the attribute
+ * @coalesced: number of notifications folded into this event
+ *
+ * Every event takes a sequence number, even when nobody listens and the
+ * message is not built; it then counts as sent.
+ *
+ * Context: Process context.
+ */
+void kevent_emit(const char *path, u32 attr_id, u32 coalesced)
+{
+	enum kevent_class class = kevent_registry_class(attr_id);
+	const char *name = kevent_registry_name(attr_id);
+	struct sk_buff *msg;
+	void *hdr;
+	u64 seq;
+	int ret;
+
+	mutex_lock(&kevent_emit_lock);
+
+	seq = atomic64_inc_return(&kevent_seq);
+
+	if (!genl_has_listeners(&kevent_family, &init_net, class)) {
+		atomic64_inc(&kevent_stat_sent);
+		goto out_unlock;
+	}
+
+	msg = genlmsg_new(kevent_event_size(path, name), GFP_KERNEL);
+	if (!msg)
+		goto out_failed;
+
+	hdr = genlmsg_put(msg, 0, 0, &kevent_family, 0, KEVENT_CMD_EVENT);
+	if (!hdr)
+		goto out_free_msg;
+
+	if (nla_put_u64_64bit(msg, KEVENT_A_SEQ, seq, KEVENT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KEVENT_A_TIMESTAMP, ktime_get_boottime_ns(),
+			      KEVENT_A_PAD) ||
+	    kevent_put_attr(msg, path, attr_id) ||
+	    nla_put_u32(msg, KEVENT_A_COALESCED, coalesced))
+		goto out_cancel_msg;
+
+	genlmsg_end(msg, hdr);
+
+	ret = genlmsg_multicast(&kevent_family, msg, 0, class, GFP_KERNEL);
+	if (ret && ret != -ESRCH)
+		atomic64_inc(&kevent_stat_failed);
+	else
+		atomic64_inc(&kevent_stat_sent);
+
+	goto out_unlock;
+
+out_cancel_msg:
+	genlmsg_cancel(msg, hdr);
+out_free_msg:
+	nlmsg_free(msg);
+out_failed:
+	atomic64_inc(&kevent_stat_failed);
+out_unlock:
+	mutex_unlock(&kevent_emit_lock);
+}
+
+static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
+					struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr *filter = info->attrs[KEVENT_A_CLASS];
+	unsigned long last = cb->args[0];
+	struct kevent_source *src;
+	bool full = false;
+	void *hdr;
+
+	mutex_lock(&kevent_sources_lock);
+	cb->seq = kevent_sources_gen;
+
+	list_for_each_entry(src, &kevent_sources, node) {
+		if (src->id <= last)
+			continue;
+
+		if (filter && nla_get_u32(filter) !=
+			      kevent_registry_class(src->attr_id)) {
+			last = src->id;
+			continue;
+		}
+
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &kevent_family,
+				  NLM_F_MULTI, KEVENT_CMD_GET_SOURCES);
+		if (!hdr) {
+			full = true;
+			break;
+		}
+		genl_dump_check_consistent(cb, hdr);
+
+		if (kevent_put_attr(skb, src->path, src->attr_id)) {
+			genlmsg_cancel(skb, hdr);
+			full = true;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		last = src->id;
+	}
+
+	mutex_unlock(&kevent_sources_lock);
+
+	cb->args[0] = last;
+
+	/* A source too large for an empty message would never be sent */
+	if (full && !skb->len)
+		return -EMSGSIZE;
+
+	return skb->len;
+}
+
+static int kevent_nl_get_stats_doit(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	struct sk_buff *msg;
+	unsigned int sources;
+	void *hdr;
+
+	mutex_lock(&kevent_sources_lock);
+	sources = kevent_sources_count;
+	mutex_unlock(&kevent_sources_lock);
+
+	msg = genlmsg_new(3 * nla_total_size_64bit(sizeof(u64)) +
+			  nla_total_size(sizeof(u32)), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	hdr = genlmsg_put_reply(msg, info, &kevent_family, 0,
+				KEVENT_CMD_GET_STATS);
+	if (!hdr)
+		goto out_free_msg;
+
+	if (nla_put_u64_64bit(msg, KEVENT_A_STAT_SENT,
+			      atomic64_read(&kevent_stat_sent), KEVENT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KEVENT_A_STAT_COALESCED,
+			      atomic64_read(&kevent_stat_coalesced),
+			      KEVENT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KEVENT_A_STAT_FAILED,
+			      atomic64_read(&kevent_stat_failed),
+			      KEVENT_A_PAD) ||
+	    nla_put_u32(msg, KEVENT_A_STAT_SOURCES, sources))
+		goto out_cancel_msg;
+
+	genlmsg_end(msg, hdr);
+
+	return genlmsg_reply(msg, info);
+
+out_cancel_msg:
+	genlmsg_cancel(msg, hdr);
+out_free_msg:
+	nlmsg_free(msg);
+
+	return -EMSGSIZE;
+}
+
+/* GET_SOURCES takes an optional class to dump only that class's sources */
+static const struct nla_policy kevent_get_sources_policy[KEVENT_A_CLASS + 1] = {
+	[KEVENT_A_CLASS] = NLA_POLICY_MAX(NLA_U32, KEVENT_CLASS_MAX),
+};
+
+/* Requests without a policy take no attributes: the core rejects any */
+static const struct genl_ops kevent_ops[] = {
+	{
+		.cmd		= KEVENT_CMD_GET_SOURCES,
+		.dumpit		= kevent_nl_get_sources_dumpit,
+		.policy		= kevent_get_sources_policy,
+		.maxattr	= ARRAY_SIZE(kevent_get_sources_policy) - 1,
+	},
+	{
+		.cmd		= KEVENT_CMD_GET_STATS,
+		.doit		= kevent_nl_get_stats_doit,
+	},
+};
+
+static struct genl_family kevent_family __ro_after_init = {
+	.name		= KEVENT_GENL_NAME,
+	.version	= KEVENT_GENL_VERSION,
+	.maxattr	= KEVENT_A_MAX,
+	.netnsok	= false,
+	.module		= THIS_MODULE,
+	.ops		= kevent_ops,
+	.n_ops		= ARRAY_SIZE(kevent_ops),
+	.resv_start_op	= 0,
+	.mcgrps		= kevent_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(kevent_mcgrps),
+};
+
+int __init kevent_netlink_init(void)
+{
+	return genl_register_family(&kevent_family);
+}
+
+void __exit kevent_netlink_exit(void)
+{
+	genl_unregister_family(&kevent_family);
+}

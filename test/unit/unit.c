@@ -1,0 +1,822 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of libkevent internals and kevent-watch's output and options.
+ * Prints one line per failure and ends with "unit: N passed, N failed".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+
+#include "kevent-private.h"
+#include "options.h"
+#include "output.h"
+
+static unsigned int passed, failed;
+
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (cond) {                                                    \
+			passed++;                                              \
+		} else {                                                       \
+			failed++;                                              \
+			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+		}                                                              \
+	} while (0)
+
+#define CHECK_STR(got, want)                                                 \
+	do {                                                                 \
+		const char *g_ = (got), *w_ = (want);                        \
+		if (g_ && w_ && strcmp(g_, w_) == 0) {                       \
+			passed++;                                            \
+		} else {                                                     \
+			failed++;                                            \
+			printf("FAIL %s:%d: %s\n  got:  \"%s\"\n", __FILE__, \
+			       __LINE__, #got, g_ ? g_ : "(null)");          \
+			printf("  want: \"%s\"\n", w_ ? w_ : "(null)");      \
+		}                                                            \
+	} while (0)
+
+/* Results of the helpers below, valid until the next call. */
+static struct sbuf json_sb, cesc_sb, expand_sb;
+
+static const char *json(const char *s, size_t len)
+{
+	struct sbuf *sb = &json_sb;
+
+	sbuf_free(sb);
+	json_escape(sb, s, len);
+	return sbuf_str(sb);
+}
+
+static const char *cesc(const char *s, size_t len)
+{
+	struct sbuf *sb = &cesc_sb;
+
+	sbuf_free(sb);
+	c_escape(sb, s, len);
+	return sbuf_str(sb);
+}
+
+#define J(lit) json(lit, sizeof(lit) - 1)
+#define C(lit) cesc(lit, sizeof(lit) - 1)
+
+static void test_json_escape(void)
+{
+	CHECK_STR(J(""), "");
+	CHECK_STR(J("47000"), "47000");
+	CHECK_STR(J("say \"hi\""), "say \\\"hi\\\"");
+	CHECK_STR(J("a\\b"), "a\\\\b");
+	CHECK_STR(J("a\tb\nc\rd"), "a\\tb\\nc\\rd");
+	CHECK_STR(J("\b\f"), "\\b\\f");
+	CHECK_STR(J("\x01\x1f"), "\\u0001\\u001f");
+	CHECK_STR(J("a\0b"), "a\\u0000b");
+	CHECK_STR(J("\x7f"), "\\u007f");
+	CHECK_STR(J("/"), "/");
+	/* Valid UTF-8 passes through: 2, 3 and 4 byte sequences. */
+	CHECK_STR(J("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
+		  "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	/* Invalid bytes become \u00XX of the byte. */
+	CHECK_STR(J("\xff"), "\\u00ff");
+	CHECK_STR(J("a\x80z"), "a\\u0080z");
+	CHECK_STR(J("\xc0\x80"), "\\u00c0\\u0080"); /* overlong NUL */
+	CHECK_STR(J("\xe2\x82"), "\\u00e2\\u0082"); /* truncated */
+	CHECK_STR(J("\xed\xa0\x80"), "\\u00ed\\u00a0\\u0080"); /* surrogate */
+	CHECK_STR(J("\xf4\x90\x80\x80"),
+		  "\\u00f4\\u0090\\u0080\\u0080"); /* above U+10FFFF */
+	CHECK_STR(J("\xc3("), "\\u00c3("); /* bad continuation */
+}
+
+static void test_c_escape(void)
+{
+	CHECK_STR(C(""), "");
+	CHECK_STR(C("sensor 0"), "sensor 0");
+	CHECK_STR(C("a\tb\nc"), "a\\tb\\nc");
+	CHECK_STR(C("back\\slash"), "back\\\\slash");
+	CHECK_STR(C("cr\r"), "cr\\r");
+	CHECK_STR(C("\x01\x1b[31m"), "\\x01\\x1b[31m");
+	CHECK_STR(C("a\0b"), "a\\x00b");
+	CHECK_STR(C("\x7f"), "\\x7f");
+	CHECK_STR(C("\"quoted\""), "\"quoted\"");
+	CHECK_STR(C("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");
+	CHECK_STR(C("\xff\xfe"), "\\xff\\xfe");
+	CHECK_STR(C("\xc0\xaf"), "\\xc0\\xaf");
+}
+
+static void test_errno_name(void)
+{
+	char buf[16];
+
+	CHECK_STR(errno_name(EACCES, buf), "EACCES");
+	CHECK_STR(errno_name(ENOENT, buf), "ENOENT");
+	CHECK_STR(errno_name(ENODEV, buf), "ENODEV");
+	CHECK_STR(errno_name(EPERM, buf), "EPERM");
+	CHECK_STR(errno_name(ENXIO, buf), "ENXIO");
+	CHECK_STR(errno_name(EIO, buf), "EIO");
+	CHECK_STR(errno_name(ENODATA, buf), "ENODATA");
+	CHECK_STR(errno_name(EOPNOTSUPP, buf), "EOPNOTSUPP");
+	CHECK_STR(errno_name(ETIMEDOUT, buf), "ETIMEDOUT");
+	CHECK_STR(errno_name(ELOOP, buf), "ELOOP");
+	CHECK_STR(errno_name(ENAMETOOLONG, buf), "ENAMETOOLONG");
+	CHECK_STR(errno_name(EFBIG, buf), "EFBIG");
+	CHECK_STR(errno_name(4242, buf), "E4242");
+	CHECK_STR(errno_name(0, buf), "E0");
+}
+
+static const struct record event_record = {
+	.type = RECORD_EVENT,
+	.seq = 42,
+	.time_ns = 123456789012ULL,
+	.cls = "power",
+	.path = "/devices/platform/kevent-demo.0",
+	.attr = "temperature",
+	.value = "47000",
+	.value_len = 5,
+	.unit = "mdegC",
+	.subsystem = "platform",
+	.coalesced = 3,
+};
+
+static void test_records(void)
+{
+	struct record r = event_record;
+	struct sbuf sb = { 0 };
+
+	format_time(&sb, 0);
+	CHECK_STR(sbuf_str(&sb), "0.000000");
+	sbuf_reset(&sb);
+	format_time(&sb, 5000000999ULL);
+	CHECK_STR(sbuf_str(&sb), "5.000000");
+	sbuf_reset(&sb);
+
+	record_json(&sb, &r);
+	CHECK_STR(
+		sbuf_str(&sb),
+		"{\"type\":\"event\",\"seq\":42,\"time\":123.456789,"
+		"\"class\":\"power\",\"path\":\"/devices/platform/kevent-demo.0\","
+		"\"attr\":\"temperature\",\"value\":\"47000\",\"unit\":\"mdegC\","
+		"\"subsystem\":\"platform\",\"coalesced\":3}\n");
+	sbuf_reset(&sb);
+
+	record_text(&sb, &r);
+	CHECK_STR(sbuf_str(&sb),
+		  "KEVENT[123.456789] 42 power /devices/platform/kevent-demo.0 "
+		  "temperature=47000 mdegC (platform) coalesced=3\n");
+	sbuf_reset(&sb);
+
+	r.value = NULL;
+	r.value_len = 0;
+	r.error = EACCES;
+	r.unit = NULL;
+	r.subsystem = NULL;
+	r.coalesced = 0;
+	record_json(&sb, &r);
+	CHECK_STR(
+		sbuf_str(&sb),
+		"{\"type\":\"event\",\"seq\":42,\"time\":123.456789,"
+		"\"class\":\"power\",\"path\":\"/devices/platform/kevent-demo.0\","
+		"\"attr\":\"temperature\",\"value\":null,\"error\":\"EACCES\","
+		"\"unit\":null,\"subsystem\":null,\"coalesced\":0}\n");
+	sbuf_reset(&sb);
+
+	record_text(&sb, &r);
+	CHECK_STR(sbuf_str(&sb),
+		  "KEVENT[123.456789] 42 power /devices/platform/kevent-demo.0 "
+		  "temperature=<error: EACCES>\n");
+	sbuf_reset(&sb);
+
+	r = event_record;
+	r.type = RECORD_STATE;
+	r.attr = "label";
+	r.value = "line\n\"two\"";
+	r.value_len = strlen(r.value);
+	r.unit = NULL;
+	record_json(&sb, &r);
+	CHECK_STR(
+		sbuf_str(&sb),
+		"{\"type\":\"state\",\"time\":123.456789,"
+		"\"class\":\"power\",\"path\":\"/devices/platform/kevent-demo.0\","
+		"\"attr\":\"label\",\"value\":\"line\\n\\\"two\\\"\",\"unit\":null,"
+		"\"subsystem\":\"platform\"}\n");
+	sbuf_reset(&sb);
+
+	record_text(&sb, &r);
+	CHECK_STR(sbuf_str(&sb),
+		  "STATE[123.456789] power /devices/platform/kevent-demo.0 "
+		  "label=line\\n\"two\" (platform)\n");
+	sbuf_reset(&sb);
+
+	overrun_json(&sb, -1);
+	CHECK_STR(sbuf_str(&sb), "{\"type\":\"overrun\",\"lost\":null}\n");
+	sbuf_reset(&sb);
+	overrun_json(&sb, 7);
+	CHECK_STR(sbuf_str(&sb), "{\"type\":\"overrun\",\"lost\":7}\n");
+	sbuf_reset(&sb);
+	overrun_text(&sb, -1);
+	CHECK_STR(sbuf_str(&sb), "OVERRUN lost=unknown\n");
+
+	sbuf_free(&sb);
+}
+
+static void test_value_trim(void)
+{
+	CHECK(value_trim("25000\n", 6) == 5);
+	CHECK(value_trim("25000", 5) == 5);
+	CHECK(value_trim("a\n\n", 3) == 2);
+	CHECK(value_trim("\n", 1) == 0);
+	CHECK(value_trim("", 0) == 0);
+}
+
+static const char *expand(const char *fmt, const struct record *r)
+{
+	struct sbuf *sb = &expand_sb;
+
+	sbuf_free(sb);
+	format_expand(sb, fmt, r);
+	return sbuf_str(sb);
+}
+
+static bool format_ok(const char *fmt, const char *want_err)
+{
+	char err[256] = "";
+	int r = format_check(fmt, err, sizeof(err));
+
+	if (!want_err)
+		return r == 0;
+	return r == -1 && strstr(err, want_err) && strstr(err, "--format");
+}
+
+static void test_format(void)
+{
+	struct record r = event_record;
+
+	CHECK(format_ok("%s %t %c %p %a %v %u %S %e %%", NULL));
+	CHECK(format_ok("plain text", NULL));
+	CHECK(format_ok("", NULL));
+	CHECK(format_ok("\\n\\t\\\\", NULL));
+	CHECK(format_ok("%x", "unknown placeholder '%x'"));
+	CHECK(format_ok("value %V", "unknown placeholder '%V'"));
+	CHECK(format_ok("100%", "'%' at the end"));
+	CHECK(format_ok("a\\q", "unknown escape '\\q'"));
+	CHECK(format_ok("a\\", "'\\' at the end"));
+
+	CHECK_STR(expand("%s %t %c %p %a=%v %u %S [%e]", &r),
+		  "42 123.456789 power /devices/platform/kevent-demo.0 "
+		  "temperature=47000 mdegC platform []\n");
+	CHECK_STR(expand("100%% %a\\t%v\\n", &r),
+		  "100% temperature\t47000\n\n");
+	CHECK_STR(expand("a\\\\b", &r), "a\\b\n");
+	CHECK_STR(expand("", &r), "\n");
+
+	r.value = "tab\there\x01";
+	r.value_len = strlen(r.value);
+	CHECK_STR(expand("%v", &r), "tab\\there\\x01\n");
+
+	r.value = NULL;
+	r.value_len = 0;
+	r.error = ENODEV;
+	r.unit = NULL;
+	r.subsystem = NULL;
+	CHECK_STR(expand("%a=%v|%e|%u|%S", &r), "temperature=|ENODEV||\n");
+
+	r.type = RECORD_STATE;
+	CHECK_STR(expand("[%s]", &r), "[]\n");
+}
+
+static void test_parse_values(void)
+{
+	char err[256];
+	uint64_t n = 0;
+	int64_t ms = 0;
+	unsigned int mask = 0;
+
+	CHECK(parse_count("1", &n, err, sizeof(err)) == 0 && n == 1);
+	CHECK(parse_count("250", &n, err, sizeof(err)) == 0 && n == 250);
+	CHECK(parse_count("0", &n, err, sizeof(err)) == -1);
+	CHECK(parse_count("-1", &n, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--count") && strstr(err, "'-1'"));
+	CHECK(parse_count("x", &n, err, sizeof(err)) == -1);
+	CHECK(parse_count("", &n, err, sizeof(err)) == -1);
+	CHECK(parse_count("3x", &n, err, sizeof(err)) == -1);
+	CHECK(parse_count(" 3", &n, err, sizeof(err)) == -1);
+	CHECK(parse_count("+3", &n, err, sizeof(err)) == -1);
+	CHECK(parse_count("99999999999999999999999", &n, err, sizeof(err)) ==
+	      -1);
+
+	CHECK(parse_timeout("0", &ms, err, sizeof(err)) == 0 && ms == 0);
+	CHECK(parse_timeout("2", &ms, err, sizeof(err)) == 0 && ms == 2000);
+	CHECK(parse_timeout("0.5", &ms, err, sizeof(err)) == 0 && ms == 500);
+	CHECK(parse_timeout("1.25", &ms, err, sizeof(err)) == 0 && ms == 1250);
+	CHECK(parse_timeout("-1", &ms, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--timeout") && strstr(err, "'-1'"));
+	CHECK(parse_timeout("x", &ms, err, sizeof(err)) == -1);
+	CHECK(parse_timeout("", &ms, err, sizeof(err)) == -1);
+	CHECK(parse_timeout("1.", &ms, err, sizeof(err)) == -1);
+	CHECK(parse_timeout(".5", &ms, err, sizeof(err)) == -1);
+	CHECK(parse_timeout("1.2345", &ms, err, sizeof(err)) == -1);
+	CHECK(parse_timeout("1e3", &ms, err, sizeof(err)) == -1);
+	CHECK(parse_timeout("nan", &ms, err, sizeof(err)) == -1);
+	CHECK(parse_timeout("99999999999", &ms, err, sizeof(err)) == -1);
+
+	CHECK(parse_classes("power", &mask, err, sizeof(err)) == 0 &&
+	      mask == 1u << KEVENT_CLASS_POWER);
+	CHECK(parse_classes("power,net", &mask, err, sizeof(err)) == 0 &&
+	      mask == (1u << KEVENT_CLASS_POWER | 1u << KEVENT_CLASS_NET));
+	CHECK(parse_classes("general,storage,power,fs,hotplug,net", &mask, err,
+			    sizeof(err)) == 0 &&
+	      mask == 0x3f);
+	CHECK(parse_classes("bogus", &mask, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--class") && strstr(err, "'bogus'"));
+	CHECK(parse_classes("power,", &mask, err, sizeof(err)) == -1);
+	CHECK(parse_classes("", &mask, err, sizeof(err)) == -1);
+	CHECK(parse_classes("Power", &mask, err, sizeof(err)) == -1);
+}
+
+/* Parse a NULL-terminated argument list; return the parser's result. */
+static int parse_args(struct watch_options *o, char *err, size_t errlen,
+		      const char *const *args)
+{
+	char *argv[16];
+	int argc = 0, r;
+
+	argv[argc++] = "kevent-watch";
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	r = watch_options_parse(o, argc, argv, err, errlen);
+	return r;
+}
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* The arguments are refused, with a message that contains @want. */
+static bool refused(const char *want, const char *const *args)
+{
+	struct watch_options o;
+	char err[256] = "";
+	int r = parse_args(&o, err, sizeof(err), args);
+	bool ok = r == -1 && strstr(err, want);
+
+	if (!ok)
+		printf("  (message was \"%s\")\n", err);
+	watch_options_free(&o);
+	return ok;
+}
+
+static void test_options(void)
+{
+	struct watch_options o;
+	char err[256];
+
+	CHECK(parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 && o.json &&
+	      !o.format && o.count == 0 && o.timeout_ms == -1 &&
+	      o.classes == 0);
+	watch_options_free(&o);
+
+	CHECK(parse_args(&o, err, sizeof(err),
+			 ARGS("--class", "power,net", "--count", "3",
+			      "--timeout", "1.5", "--attr", "temp*", "--attr",
+			      "label", "--path", "/devices/*", "--subsystem",
+			      "platform")) == 0 &&
+	      o.classes ==
+		      (1u << KEVENT_CLASS_POWER | 1u << KEVENT_CLASS_NET) &&
+	      o.count == 3 && o.timeout_ms == 1500 && o.n_attr_globs == 2 &&
+	      o.n_path_globs == 1 && o.n_subsystems == 1 &&
+	      strcmp(o.attr_globs[1], "label") == 0);
+	watch_options_free(&o);
+
+	CHECK(parse_args(&o, err, sizeof(err),
+			 ARGS("-j", "-n", "1", "-t", "2", "-c", "power")) ==
+		      0 &&
+	      o.json && o.count == 1 && o.timeout_ms == 2000);
+	watch_options_free(&o);
+
+	CHECK(parse_args(&o, err, sizeof(err), ARGS("--format=%p %v")) == 0 &&
+	      o.format && strcmp(o.format, "%p %v") == 0);
+	watch_options_free(&o);
+
+	CHECK(parse_args(&o, err, sizeof(err), ARGS("--list")) == 0 && o.list);
+	watch_options_free(&o);
+
+	CHECK(refused("--count", ARGS("--count", "-1")));
+	CHECK(refused("--count", ARGS("--count", "x")));
+	CHECK(refused("--count", ARGS("--count=0")));
+	CHECK(refused("--count: missing value", ARGS("--count")));
+	CHECK(refused("--timeout", ARGS("--timeout", "-1")));
+	CHECK(refused("--timeout", ARGS("--timeout", "x")));
+	CHECK(refused("--timeout: missing value", ARGS("--timeout")));
+	CHECK(refused("--class: unknown class 'bogus'",
+		      ARGS("--class", "power,bogus")));
+	CHECK(refused("--format: unknown placeholder '%x'",
+		      ARGS("--format", "%x")));
+	CHECK(refused("cannot be used together",
+		      ARGS("--json", "--format", "%v")));
+	CHECK(refused("unknown option '--bogus'", ARGS("--bogus")));
+	CHECK(refused("unknown option '-q'", ARGS("-q")));
+	CHECK(refused("--json: takes no value", ARGS("--json=yes")));
+	CHECK(refused("unexpected argument 'extra'", ARGS("--json", "extra")));
+	CHECK(refused("cannot be used together", ARGS("--list", "--coldplug")));
+}
+
+static void test_path_validation(void)
+{
+	char *long_path;
+
+	CHECK(kevent_path_is_valid("/devices/platform/kevent-demo.0"));
+	CHECK(kevent_path_is_valid("/a"));
+	CHECK(kevent_path_is_valid("/devices/.hidden/x..y/..z"));
+	CHECK(!kevent_path_is_valid(NULL));
+	CHECK(!kevent_path_is_valid(""));
+	CHECK(!kevent_path_is_valid("/"));
+	CHECK(!kevent_path_is_valid("devices/platform"));
+	CHECK(!kevent_path_is_valid("/devices/../etc"));
+	CHECK(!kevent_path_is_valid("/.."));
+	CHECK(!kevent_path_is_valid("/devices/.."));
+	CHECK(!kevent_path_is_valid("/devices/./platform"));
+	CHECK(!kevent_path_is_valid("/."));
+	CHECK(!kevent_path_is_valid("/devices//platform"));
+	CHECK(!kevent_path_is_valid("//devices"));
+	CHECK(!kevent_path_is_valid("/devices/"));
+
+	long_path = malloc(KEVENT_PATH_MAX + 1);
+	memset(long_path, 'a', KEVENT_PATH_MAX);
+	long_path[0] = '/';
+	long_path[KEVENT_PATH_MAX - 1] = '\0'; /* 4095 bytes: fits */
+	CHECK(kevent_path_is_valid(long_path));
+	long_path[KEVENT_PATH_MAX - 1] = 'a';
+	long_path[KEVENT_PATH_MAX] = '\0'; /* 4096 bytes: too long */
+	CHECK(!kevent_path_is_valid(long_path));
+	free(long_path);
+
+	CHECK(kevent_attr_name_is_valid("temperature"));
+	CHECK(!kevent_attr_name_is_valid(NULL));
+	CHECK(!kevent_attr_name_is_valid(""));
+	CHECK(!kevent_attr_name_is_valid("a/b"));
+	CHECK(!kevent_attr_name_is_valid("."));
+	CHECK(!kevent_attr_name_is_valid(".."));
+	CHECK(kevent_attr_name_is_valid(
+		"a23456789012345678901234567890123456789012345678901234567890123"));
+	CHECK(!kevent_attr_name_is_valid(
+		"a234567890123456789012345678901234567890123456789012345678901234"));
+}
+
+static void test_names(void)
+{
+	CHECK_STR(kevent_class_to_string(KEVENT_CLASS_GENERAL), "general");
+	CHECK_STR(kevent_class_to_string(KEVENT_CLASS_NET), "net");
+	CHECK(kevent_class_to_string(__KEVENT_CLASS_MAX) == NULL);
+	CHECK(kevent_class_from_string("power") == KEVENT_CLASS_POWER);
+	CHECK(kevent_class_from_string("hotplug") == KEVENT_CLASS_HOTPLUG);
+	CHECK(kevent_class_from_string("nope") == -EINVAL);
+	CHECK(kevent_class_from_string(NULL) == -EINVAL);
+	CHECK_STR(kevent_attribute_unit("temperature"), "mdegC");
+	CHECK_STR(kevent_attribute_unit("mtu"), "bytes");
+	CHECK(kevent_attribute_unit("label") == NULL);
+	CHECK(kevent_attribute_unit("no_such_attribute") == NULL);
+	CHECK(kevent_attribute_unit(NULL) == NULL);
+}
+
+/* Build a KEVENT_CMD_EVENT message in @buf. */
+static struct nlmsghdr *msg_start(char *buf)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *genl;
+
+	nlh->nlmsg_type = 0x20;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = KEVENT_CMD_EVENT;
+	genl->version = KEVENT_GENL_VERSION;
+	return nlh;
+}
+
+static struct nlmsghdr *msg_event(char *buf, const char *path, const char *attr)
+{
+	struct nlmsghdr *nlh = msg_start(buf);
+
+	mnl_attr_put_u64(nlh, KEVENT_A_SEQ, 7);
+	mnl_attr_put_u64(nlh, KEVENT_A_TIMESTAMP, 1500000000);
+	mnl_attr_put_u32(nlh, KEVENT_A_CLASS, KEVENT_CLASS_POWER);
+	if (path)
+		mnl_attr_put_strz(nlh, KEVENT_A_PATH, path);
+	if (attr)
+		mnl_attr_put_strz(nlh, KEVENT_A_ATTR_NAME, attr);
+	return nlh;
+}
+
+static int parse(const struct nlmsghdr *nlh, bool need_seq)
+{
+	struct kevent_event *ev = NULL;
+	int r = kevent_event_parse(nlh, nlh->nlmsg_len, need_seq, &ev);
+
+	kevent_event_unref(ev);
+	return r;
+}
+
+static void test_event_parse(void)
+{
+	char buf[8192] __attribute__((aligned(8)));
+	struct kevent_event *ev = NULL;
+	struct nlmsghdr *nlh;
+
+	nlh = msg_event(buf, "/devices/platform/kevent-demo.0", "temperature");
+	mnl_attr_put_u32(nlh, KEVENT_A_ATTR_ID, 0);
+	mnl_attr_put_u32(nlh, KEVENT_A_COALESCED, 2);
+	mnl_attr_put_u32(nlh, KEVENT_A_MAX + 5, 1); /* unknown: ignored */
+	CHECK(kevent_event_parse(nlh, nlh->nlmsg_len, true, &ev) == 0);
+	if (ev) {
+		CHECK(kevent_event_get_seq(ev) == 7);
+		CHECK(kevent_event_get_timestamp(ev) == 1500000000);
+		CHECK(kevent_event_get_class(ev) == KEVENT_CLASS_POWER);
+		CHECK_STR(kevent_event_get_path(ev),
+			  "/devices/platform/kevent-demo.0");
+		CHECK_STR(kevent_event_get_attr(ev), "temperature");
+		CHECK(kevent_event_get_attr_id(ev) == 0);
+		CHECK(kevent_event_get_coalesced(ev) == 2);
+		CHECK(kevent_event_ref(ev) == ev);
+		CHECK(kevent_event_unref(ev) == NULL);
+		CHECK(kevent_event_unref(ev) == NULL);
+	}
+	CHECK(kevent_event_unref(NULL) == NULL);
+
+	/* Without attribute id: UINT32_MAX. */
+	nlh = msg_event(buf, "/devices/x", "label");
+	ev = NULL;
+	CHECK(kevent_event_parse(nlh, nlh->nlmsg_len, true, &ev) == 0);
+	CHECK(ev && kevent_event_get_attr_id(ev) == UINT32_MAX &&
+	      kevent_event_get_coalesced(ev) == 0);
+	kevent_event_unref(ev);
+
+	/* Missing required attributes. */
+	CHECK(parse(msg_event(buf, NULL, "temperature"), true) == -EBADMSG);
+	CHECK(parse(msg_event(buf, "/devices/x", NULL), true) == -EBADMSG);
+	nlh = msg_start(buf);
+	mnl_attr_put_u32(nlh, KEVENT_A_CLASS, 0);
+	mnl_attr_put_strz(nlh, KEVENT_A_PATH, "/devices/x");
+	mnl_attr_put_strz(nlh, KEVENT_A_ATTR_NAME, "label");
+	CHECK(parse(nlh, true) == -EBADMSG); /* no seq */
+	CHECK(parse(nlh, false) == 0); /* a sources record needs none */
+
+	/* Bad paths and names. */
+	CHECK(parse(msg_event(buf, "/devices/../../etc", "passwd"), true) ==
+	      -EBADMSG);
+	CHECK(parse(msg_event(buf, "devices/x", "label"), true) == -EBADMSG);
+	CHECK(parse(msg_event(buf, "/devices//x", "label"), true) == -EBADMSG);
+	CHECK(parse(msg_event(buf, "/devices/./x", "label"), true) == -EBADMSG);
+	CHECK(parse(msg_event(buf, "/devices/x", "../label"), true) ==
+	      -EBADMSG);
+	CHECK(parse(msg_event(buf, "/devices/x", ".."), true) == -EBADMSG);
+
+	/* A string that is not NUL-terminated. */
+	nlh = msg_event(buf, NULL, "label");
+	mnl_attr_put(nlh, KEVENT_A_PATH, 4, "/abc");
+	CHECK(parse(nlh, true) == -EBADMSG);
+	/* An embedded NUL. */
+	nlh = msg_event(buf, NULL, "label");
+	mnl_attr_put(nlh, KEVENT_A_PATH, 6, "/a\0b\0");
+	CHECK(parse(nlh, true) == -EBADMSG);
+	/* An empty string attribute. */
+	nlh = msg_event(buf, NULL, "label");
+	mnl_attr_put(nlh, KEVENT_A_PATH, 0, "");
+	CHECK(parse(nlh, true) == -EBADMSG);
+	/* Oversized attribute name. */
+	{
+		char name[KEVENT_ATTR_NAME_MAX + 1];
+
+		memset(name, 'a', sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		CHECK(parse(msg_event(buf, "/devices/x", name), true) ==
+		      -EBADMSG);
+	}
+
+	/* Integers of the wrong size, a class out of range. */
+	nlh = msg_start(buf);
+	mnl_attr_put_u32(nlh, KEVENT_A_SEQ, 7);
+	mnl_attr_put_u32(nlh, KEVENT_A_CLASS, 0);
+	mnl_attr_put_strz(nlh, KEVENT_A_PATH, "/devices/x");
+	mnl_attr_put_strz(nlh, KEVENT_A_ATTR_NAME, "label");
+	CHECK(parse(nlh, true) == -EBADMSG);
+	nlh = msg_event(buf, "/devices/x", "label");
+	mnl_attr_put_u64(nlh, KEVENT_A_COALESCED, 1);
+	CHECK(parse(nlh, true) == -EBADMSG);
+	nlh = msg_start(buf);
+	mnl_attr_put_u64(nlh, KEVENT_A_SEQ, 7);
+	mnl_attr_put_u32(nlh, KEVENT_A_CLASS, __KEVENT_CLASS_MAX);
+	mnl_attr_put_strz(nlh, KEVENT_A_PATH, "/devices/x");
+	mnl_attr_put_strz(nlh, KEVENT_A_ATTR_NAME, "label");
+	CHECK(parse(nlh, true) == -EBADMSG);
+
+	/* A length that claims more than was received; trailing garbage. */
+	nlh = msg_event(buf, "/devices/x", "label");
+	CHECK(kevent_event_parse(nlh, nlh->nlmsg_len - 4, true, &ev) ==
+	      -EBADMSG);
+	nlh = msg_event(buf, "/devices/x", "label");
+	memset((char *)nlh + nlh->nlmsg_len, 0xff, 8);
+	nlh->nlmsg_len += 8;
+	CHECK(parse(nlh, true) == -EBADMSG);
+	/* Too short for a generic netlink header. */
+	nlh = mnl_nlmsg_put_header(buf);
+	CHECK(parse(nlh, true) == -EBADMSG);
+}
+
+static char tmpdir[] = "/tmp/kevent-unit.XXXXXX";
+
+static void put_file(const char *rel, const char *data, size_t len)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		printf("setup: cannot write %s\n", path);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void run(const char *cmd)
+{
+	if (system(cmd) != 0)
+		printf("setup: '%s' failed\n", cmd);
+}
+
+static int read_at(int root, const char *path, const char *attr,
+		   char **ret_value, size_t *ret_len)
+{
+	*ret_value = NULL;
+	return kevent_attr_read_at(root, path, attr, ret_value, ret_len);
+}
+
+static void test_attr_read(void)
+{
+	char cmd[1024], *value = NULL, *big;
+	size_t len = 0;
+	int root;
+
+	if (!mkdtemp(tmpdir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(
+		cmd, sizeof(cmd),
+		"cd %s && mkdir -p sys/devices/platform/demo.0/sub outside && "
+		"ln -s ../outside sys/devices/platform/link && "
+		"ln -s ../../../outside/secret sys/devices/platform/demo.0/evil",
+		tmpdir);
+	run(cmd);
+	put_file("sys/devices/platform/demo.0/temperature", "25000\n", 6);
+	put_file("sys/devices/platform/demo.0/raw", "a\0b", 3);
+	put_file("outside/secret", "secret\n", 7);
+	put_file("outside/temperature", "1\n", 2);
+	big = calloc(1, KEVENT_VALUE_MAX + 10);
+	memset(big, 'x', KEVENT_VALUE_MAX + 1);
+	put_file("sys/devices/platform/demo.0/big", big, KEVENT_VALUE_MAX + 1);
+	put_file("sys/devices/platform/demo.0/max", big, KEVENT_VALUE_MAX);
+	free(big);
+
+	snprintf(cmd, sizeof(cmd), "%s/sys", tmpdir);
+	root = open(cmd, O_PATH | O_DIRECTORY);
+	CHECK(root >= 0);
+
+	CHECK(read_at(root, "/devices/platform/demo.0", "temperature", &value,
+		      &len) == 0);
+	CHECK(value && len == 6 && strcmp(value, "25000\n") == 0);
+	free(value);
+	CHECK(read_at(root, "/devices/platform/demo.0", "raw", &value, &len) ==
+	      0);
+	CHECK(value && len == 3 && memcmp(value, "a\0b", 4) == 0);
+	free(value);
+	CHECK(read_at(root, "/devices/platform/demo.0", "max", &value, &len) ==
+		      0 &&
+	      len == KEVENT_VALUE_MAX);
+	free(value);
+	CHECK(read_at(root, "/devices/platform/demo.0", "big", &value, &len) ==
+	      -EFBIG);
+	CHECK(read_at(root, "/devices/platform/demo.0", "missing", &value,
+		      &len) == -ENOENT);
+	CHECK(read_at(root, "/devices/platform/gone.1", "temperature", &value,
+		      &len) == -ENODEV);
+	CHECK(read_at(root, "/devices/platform/demo.0", "sub", &value, &len) ==
+	      -EISDIR);
+	CHECK(read_at(root, "/devices/platform/demo.0", "evil", &value, &len) ==
+	      -ELOOP);
+	CHECK(read_at(root, "/devices/platform/link", "temperature", &value,
+		      &len) == -ELOOP);
+	CHECK(read_at(root, "/devices/platform/demo.0/temperature", "x", &value,
+		      &len) == -ENOTDIR);
+	CHECK(read_at(root, "/devices/../../outside", "secret", &value, &len) ==
+	      -EINVAL);
+	CHECK(read_at(root, "/devices/platform/demo.0", "../../../../outside",
+		      &value, &len) == -EINVAL);
+	CHECK(read_at(root, "relative", "temperature", &value, &len) ==
+	      -EINVAL);
+	CHECK(value == NULL);
+	if (geteuid() != 0) {
+		snprintf(cmd, sizeof(cmd),
+			 "chmod 0 %s/sys/devices/platform/demo.0/temperature",
+			 tmpdir);
+		run(cmd);
+		CHECK(read_at(root, "/devices/platform/demo.0", "temperature",
+			      &value, &len) == -EACCES);
+	}
+	close(root);
+
+	CHECK(kevent_attr_read("/devices/../etc", "passwd", &value, NULL) ==
+	      -EINVAL);
+	CHECK(kevent_attr_read("/devices", "a/b", &value, NULL) == -EINVAL);
+	CHECK(kevent_attr_read("/devices/no-such-device-kevent", "x", &value,
+			       NULL) == -ENODEV);
+	CHECK(kevent_device_get_subsystem("/devices/../x", &value) == -EINVAL);
+	CHECK(kevent_device_get_subsystem("/devices/no-such-device-kevent",
+					  &value) == -ENODEV);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	run(cmd);
+}
+
+static void test_monitor_args(void)
+{
+	CHECK(kevent_monitor_unref(NULL) == NULL);
+	CHECK(kevent_monitor_get_fd(NULL) == -EINVAL);
+	CHECK(kevent_monitor_join(NULL, KEVENT_CLASS_POWER) == -EINVAL);
+	CHECK(kevent_monitor_receive(NULL, NULL) == -EINVAL);
+	CHECK(kevent_monitor_get_dropped(NULL) == 0);
+	CHECK(kevent_monitor_new(NULL) == -EINVAL);
+	CHECK(kevent_sources_foreach(NULL, NULL) == -EINVAL);
+	CHECK(kevent_stats_get(NULL) == -EINVAL);
+}
+
+/*
+ * With the kevent module loaded: a well-formed event sent by a user process
+ * straight to the monitor's port is dropped, not reported.
+ */
+static void test_forged_sender(void)
+{
+	char buf[8192] __attribute__((aligned(8)));
+	struct sockaddr_nl dst = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl self = { 0 };
+	socklen_t len = sizeof(self);
+	struct kevent_monitor *m = NULL;
+	struct kevent_event *ev = NULL;
+	struct genl_family family;
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	int r;
+
+	r = kevent_monitor_new(&m);
+	if (r == -ENOENT) {
+		printf("skip: kevent module not loaded: forged sender test\n");
+		return;
+	}
+	CHECK(r == 0);
+	if (r < 0)
+		return;
+	CHECK(kevent_monitor_join(m, KEVENT_CLASS_POWER) == 0);
+	CHECK(kevent_monitor_receive(m, &ev) == -EAGAIN);
+	CHECK(getsockname(kevent_monitor_get_fd(m), (struct sockaddr *)&self,
+			  &len) == 0);
+	dst.nl_pid = self.nl_pid;
+
+	CHECK(kevent_request_socket_open(&nl) == 0);
+	CHECK(genl_family_resolve(nl, KEVENT_GENL_NAME, &family) == 0);
+	nlh = msg_event(buf, "/devices/platform/kevent-demo.0", "temperature");
+	nlh->nlmsg_type = family.id;
+	CHECK(sendto(mnl_socket_get_fd(nl), nlh, nlh->nlmsg_len, 0,
+		     (struct sockaddr *)&dst,
+		     sizeof(dst)) == (ssize_t)nlh->nlmsg_len);
+	CHECK(kevent_monitor_receive(m, &ev) == -EAGAIN);
+	CHECK(kevent_monitor_get_dropped(m) == 1);
+
+	mnl_socket_close(nl);
+	kevent_monitor_unref(m);
+}
+
+int main(void)
+{
+	test_json_escape();
+	test_c_escape();
+	test_errno_name();
+	test_records();
+	test_value_trim();
+	test_format();
+	test_parse_values();
+	test_options();
+	test_path_validation();
+	test_names();
+	test_event_parse();
+	test_attr_read();
+	test_monitor_args();
+	test_forged_sender();
+
+	sbuf_free(&json_sb);
+	sbuf_free(&cesc_sb);
+	sbuf_free(&expand_sb);
+
+	printf("unit: %u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kevent-watch: print kernel attribute events as they happen.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <kevent/kevent.h>
+
+#include "options.h"
+#include "output.h"
+
+#define PROG "kevent-watch"
+
+#ifndef KEVENT_VERSION
+#define KEVENT_VERSION "0.1"
+#endif
+
+enum {
+	EXIT_DONE = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+};
+
+/* Why the watch ends, besides an error: the reader went away, or done. */
+#define STOP_QUIET 1
+/* A dump callback failed and said why already. */
+#define STOP_FAILED 2
+
+static volatile sig_atomic_t got_signal;
+
+struct watch {
+	struct watch_options opt;
+	struct sbuf line;
+	uint64_t printed;
+};
+
+static const char usage_text[] =
+	"usage: " PROG " [--json | --format FMT] [--class LIST] [--attr GLOB]\n"
+	"                    [--path GLOB] [--subsystem NAME] [--count N]\n"
+	"                    [--timeout SEC] [--list | --coldplug]\n";
+
+static void print_help(void)
+{
+	fputs(usage_text, stdout);
+	fputs("\n"
+	      "Print kernel attribute events (kevent) as they happen, one line each,\n"
+	      "with the attribute's value read from sysfs when the line is printed.\n"
+	      "\n"
+	      "  -j, --json          one JSON object per line\n"
+	      "  -f, --format FMT    custom lines: %s seq, %t time, %c class, %p path,\n"
+	      "                      %a attribute, %v value, %u unit, %S subsystem,\n"
+	      "                      %e error name, %% percent; \\n \\t \\\\ escapes;\n"
+	      "                      a newline is added after each line\n"
+	      "  -c, --class LIST    only these classes (comma-separated): general,\n"
+	      "                      storage, power, fs, hotplug, net\n"
+	      "      --attr GLOB     only attributes matching GLOB (repeatable)\n"
+	      "      --path GLOB     only kobject paths matching GLOB (repeatable)\n"
+	      "      --subsystem NAME  only devices of subsystem NAME (repeatable)\n"
+	      "  -n, --count N       exit after N events\n"
+	      "  -t, --timeout SEC   exit after SEC seconds (fractions allowed)\n"
+	      "  -l, --list          print every annotated source and its value, exit\n"
+	      "      --coldplug      print every annotated source, then watch\n"
+	      "  -h, --help          show this help\n"
+	      "  -V, --version       show the version\n"
+	      "\n"
+	      "Lines (time: seconds since boot, CLOCK_BOOTTIME):\n"
+	      "  KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE [UNIT] [(SUBSYSTEM)] [coalesced=N]\n"
+	      "  STATE[TIME] CLASS PATH ATTR=VALUE [UNIT] [(SUBSYSTEM)]\n"
+	      "  OVERRUN lost=N|unknown    events were lost; STATE lines follow\n"
+	      "An unreadable value shows as ATTR=<error: ENAME>. Control bytes are\n"
+	      "escaped as \\n \\t \\\\ \\xHH.\n"
+	      "\n"
+	      "Exit status: 0 done (count, timeout, signal, closed output),\n"
+	      "1 runtime failure, 2 usage error.\n",
+	      stdout);
+}
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr,
+		PROG ": %s\n%sTry '" PROG " --help' for more information.\n",
+		msg, usage_text);
+	return EXIT_USAGE;
+}
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/* Write the line built so far. Return: 0, STOP_QUIET, or -1 (reported). */
+static int emit(struct watch *w)
+{
+	const char *s = sbuf_str(&w->line);
+	size_t len = w->line.len;
+
+	if (!s) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
+	if (fwrite(s, 1, len, stdout) != len || fflush(stdout) != 0) {
+		if (errno == EPIPE)
+			return STOP_QUIET;
+		fprintf(stderr, PROG ": cannot write output: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static bool glob_match(const char *const *globs, size_t n, const char *s)
+{
+	size_t i;
+
+	if (n == 0)
+		return true;
+	for (i = 0; i < n; i++)
+		if (fnmatch(globs[i], s, 0) == 0)
+			return true;
+	return false;
+}
+
+static bool subsystem_match(const struct watch *w, const char *subsystem)
+{
+	size_t i;
+
+	if (w->opt.n_subsystems == 0)
+		return true;
+	if (!subsystem)
+		return false;
+	for (i = 0; i < w->opt.n_subsystems; i++)
+		if (strcmp(w->opt.subsystems[i], subsystem) == 0)
+			return true;
+	return false;
+}
+
+static uint64_t boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Print one event (@type RECORD_EVENT) or the state of one source, after
+ * reading its value. Return: 0 (printed or filtered out), STOP_QUIET, -1.
+ */
+static int report(struct watch *w, const struct kevent_event *ev,
+		  enum record_type type)
+{
+	enum kevent_class cls = kevent_event_get_class(ev);
+	const char *path = kevent_event_get_path(ev);
+	const char *attr = kevent_event_get_attr(ev);
+	char *value = NULL, *subsystem = NULL;
+	struct record r = {
+		.type = type,
+		.cls = kevent_class_to_string(cls),
+		.path = path,
+		.attr = attr,
+	};
+	size_t len = 0;
+	int ret;
+
+	if (w->opt.classes && !(w->opt.classes & (1u << cls)))
+		return 0;
+	if (!glob_match(w->opt.attr_globs, w->opt.n_attr_globs, attr) ||
+	    !glob_match(w->opt.path_globs, w->opt.n_path_globs, path))
+		return 0;
+	if (kevent_device_get_subsystem(path, &subsystem) < 0)
+		subsystem = NULL;
+	if (!subsystem_match(w, subsystem)) {
+		free(subsystem);
+		return 0;
+	}
+
+	ret = kevent_attr_read(path, attr, &value, &len);
+	if (ret < 0) {
+		r.error = -ret;
+	} else {
+		r.value = value;
+		r.value_len = value_trim(value, len);
+	}
+	r.subsystem = subsystem;
+	r.unit = kevent_attribute_unit(attr);
+	if (type == RECORD_EVENT) {
+		r.seq = kevent_event_get_seq(ev);
+		r.time_ns = kevent_event_get_timestamp(ev);
+		r.coalesced = kevent_event_get_coalesced(ev);
+	} else {
+		r.time_ns = boottime_ns();
+	}
+
+	sbuf_reset(&w->line);
+	if (w->opt.json)
+		record_json(&w->line, &r);
+	else if (w->opt.format)
+		format_expand(&w->line, w->opt.format, &r);
+	else
+		record_text(&w->line, &r);
+	free(value);
+	free(subsystem);
+
+	ret = emit(w);
+	if (ret == 0 && type == RECORD_EVENT)
+		w->printed++;
+	return ret;
+}
+
+static int state_cb(const struct kevent_event *ev, void *userdata)
+{
+	int r = report(userdata, ev, RECORD_STATE);
+
+	/* Any non-zero value stops the dump and comes back as its result. */
+	return r < 0 ? STOP_FAILED : r;
+}
+
+static const char *layer_error(int err)
+{
+	static char buf[128];
+
+	if (err == -ENOENT)
+		return "the kevent layer is not loaded (modprobe kevent)";
+	snprintf(buf, sizeof(buf), "cannot talk to the kevent layer: %s",
+		 strerror(-err));
+	return buf;
+}
+
+/* Print the state of every source. Return: 0, STOP_QUIET, or -1. */
+static int print_states(struct watch *w)
+{
+	int r = kevent_sources_foreach(state_cb, w);
+
+	if (r == STOP_QUIET)
+		return STOP_QUIET;
+	if (r == STOP_FAILED)
+		return -1;
+	if (r == -EOPNOTSUPP) {
+		fprintf(stderr, PROG ": cannot list sources: %s\n",
+			"the kevent layer does not support it");
+		return -1;
+	}
+	if (r == -ENOENT) {
+		fprintf(stderr, PROG ": %s\n", layer_error(r));
+		return -1;
+	}
+	if (r < 0) {
+		fprintf(stderr, PROG ": cannot list sources: %s\n",
+			strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+static int overrun(struct watch *w)
+{
+	int r;
+
+	sbuf_reset(&w->line);
+	if (w->opt.json) {
+		overrun_json(&w->line, -1);
+	} else if (w->opt.format) {
+		fprintf(stderr, PROG
+			": events were lost (receive buffer overrun), re-reading state\n");
+		goto out_states;
+	} else {
+		overrun_text(&w->line, -1);
+	}
+	r = emit(w);
+	if (r)
+		return r;
+out_states:
+	return print_states(w);
+}
+
+/* Receive until nothing is pending. Return: 0, STOP_QUIET, or -1. */
+static int drain(struct watch *w, struct kevent_monitor *m)
+{
+	struct kevent_event *ev;
+	int r;
+
+	for (;;) {
+		r = kevent_monitor_receive(m, &ev);
+		if (r == -EAGAIN)
+			return 0;
+		if (r == -ENOBUFS) {
+			r = overrun(w);
+			if (r)
+				return r;
+			continue;
+		}
+		if (r == -EMSGSIZE)
+			continue;
+		if (r == -ENODEV) {
+			fprintf(stderr, PROG ": the kevent layer went away\n");
+			return -1;
+		}
+		if (r < 0) {
+			fprintf(stderr, PROG ": cannot receive events: %s\n",
+				strerror(-r));
+			return -1;
+		}
+		r = report(w, ev, RECORD_EVENT);
+		kevent_event_unref(ev);
+		if (r)
+			return r;
+		if (w->opt.count && w->printed >= w->opt.count)
+			return STOP_QUIET;
+	}
+}
+
+/* Is stdout a pipe or socket, whose reader can go away? */
+static bool output_can_close(void)
+{
+	struct stat st;
+
+	if (fstat(STDOUT_FILENO, &st) < 0)
+		return false;
+	return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+}
+
+static int watch(struct watch *w)
+{
+	struct kevent_monitor *m = NULL;
+	struct pollfd pfd[2];
+	struct timespec ts, *tsp;
+	sigset_t mask, orig;
+	uint64_t deadline = 0, now;
+	nfds_t nfds = 1;
+	int i, r;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigprocmask(SIG_BLOCK, &mask, &orig);
+
+	r = kevent_monitor_new(&m);
+	if (r < 0) {
+		fprintf(stderr, PROG ": %s\n", layer_error(r));
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; i <= KEVENT_CLASS_MAX; i++) {
+		if (w->opt.classes && !(w->opt.classes & (1u << i)))
+			continue;
+		r = kevent_monitor_join(m, i);
+		if (r < 0) {
+			fprintf(stderr, PROG ": cannot join group %s: %s\n",
+				kevent_class_to_string(i), strerror(-r));
+			r = -1;
+			goto out;
+		}
+	}
+
+	if (w->opt.timeout_ms >= 0) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		deadline = (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 +
+			   w->opt.timeout_ms;
+	}
+
+	if (w->opt.coldplug) {
+		r = print_states(w);
+		if (r)
+			goto out;
+	}
+
+	pfd[0] = (struct pollfd){ .fd = kevent_monitor_get_fd(m),
+				  .events = POLLIN };
+	if (output_can_close()) {
+		/* Only POLLERR and POLLHUP: the reader went away. */
+		pfd[1] = (struct pollfd){ .fd = STDOUT_FILENO };
+		nfds = 2;
+	}
+
+	for (;;) {
+		r = drain(w, m);
+		if (r)
+			goto out;
+		if (got_signal)
+			break;
+		tsp = NULL;
+		if (w->opt.timeout_ms >= 0) {
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			now = (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+			if (now >= deadline)
+				break;
+			ts.tv_sec = (deadline - now) / 1000;
+			ts.tv_nsec = (deadline - now) % 1000 * 1000000;
+			tsp = &ts;
+		}
+		r = ppoll(pfd, nfds, tsp, &orig);
+		if (r < 0 && errno != EINTR) {
+			fprintf(stderr, PROG ": poll: %s\n", strerror(errno));
+			r = -1;
+			goto out;
+		}
+		if (got_signal)
+			break;
+		if (nfds == 2 && (pfd[1].revents & (POLLERR | POLLHUP)))
+			break;
+	}
+	r = 0;
+
+out:
+	kevent_monitor_unref(m);
+	return r < 0 ? EXIT_RUNTIME : EXIT_DONE;
+}
+
+/*
+ * Keep the standard descriptors taken, so that no socket lands on them and
+ * receives output. A closed standard output is an error.
+ */
+static int check_std_fds(void)
+{
+	int fd;
+
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		if (fcntl(STDERR_FILENO, F_GETFD) >= 0)
+			fprintf(stderr, PROG ": standard output is closed\n");
+		return -1;
+	}
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0)
+			continue;
+		if (open("/dev/null", O_RDWR | O_CLOEXEC) != fd)
+			return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct watch w = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[256];
+	int r;
+
+	if (watch_options_parse(&w.opt, argc, argv, err, sizeof(err)) < 0) {
+		watch_options_free(&w.opt);
+		return usage_error(err);
+	}
+	if (w.opt.help) {
+		print_help();
+		r = EXIT_DONE;
+		goto out;
+	}
+	if (w.opt.version) {
+		printf(PROG " " KEVENT_VERSION "\n");
+		r = EXIT_DONE;
+		goto out;
+	}
+
+	if (check_std_fds() < 0) {
+		r = EXIT_RUNTIME;
+		goto out;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (w.opt.list) {
+		r = print_states(&w);
+		r = r < 0 ? EXIT_RUNTIME : EXIT_DONE;
+	} else {
+		r = watch(&w);
+	}
+
+out:
+	sbuf_free(&w.line);
+	watch_options_free(&w.opt);
+	return r;
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kevent-watch: command line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kevent/kevent.h>
+
+#include "options.h"
+#include "output.h"
+
+/* Largest --timeout, in seconds: about 24 days. */
+#define TIMEOUT_MAX_SEC 2000000
+
+int parse_count(const char *s, uint64_t *ret, char *err, size_t errlen)
+{
+	uint64_t n = 0;
+	const char *p;
+
+	for (p = s; *p >= '0' && *p <= '9'; p++) {
+		if (n > (UINT64_MAX - 9) / 10)
+			goto out_bad;
+		n = n * 10 + (*p - '0');
+	}
+	if (p == s || *p || n == 0)
+		goto out_bad;
+	*ret = n;
+	return 0;
+
+out_bad:
+	snprintf(err, errlen,
+		 "--count: invalid value '%s' (expected a positive integer)",
+		 s);
+	return -1;
+}
+
+int parse_timeout(const char *s, int64_t *ret_ms, char *err, size_t errlen)
+{
+	int64_t sec = 0, ms = 0;
+	const char *p;
+	int decimals;
+
+	for (p = s; *p >= '0' && *p <= '9'; p++) {
+		sec = sec * 10 + (*p - '0');
+		if (sec > TIMEOUT_MAX_SEC)
+			goto out_bad;
+	}
+	if (p == s)
+		goto out_bad;
+	if (*p == '.') {
+		p++;
+		for (decimals = 0; *p >= '0' && *p <= '9'; p++, decimals++) {
+			if (decimals >= 3)
+				goto out_bad;
+			ms = ms * 10 + (*p - '0');
+		}
+		if (decimals == 0)
+			goto out_bad;
+		for (; decimals < 3; decimals++)
+			ms *= 10;
+	}
+	if (*p)
+		goto out_bad;
+	*ret_ms = sec * 1000 + ms;
+	return 0;
+
+out_bad:
+	snprintf(
+		err, errlen,
+		"--timeout: invalid value '%s' (expected seconds, such as 10 or 0.5, at most %d)",
+		s, TIMEOUT_MAX_SEC);
+	return -1;
+}
+
+int parse_classes(const char *s, unsigned int *ret, char *err, size_t errlen)
+{
+	unsigned int mask = 0;
+	const char *p, *end;
+	char name[32];
+	int cls;
+
+	for (p = s;; p = end + 1) {
+		end = strchrnul(p, ',');
+		if (end - p == 0 || (size_t)(end - p) >= sizeof(name)) {
+			cls = -EINVAL;
+		} else {
+			memcpy(name, p, end - p);
+			name[end - p] = '\0';
+			cls = kevent_class_from_string(name);
+		}
+		if (cls < 0) {
+			snprintf(
+				err, errlen,
+				"--class: unknown class '%.*s' (known: general, storage, power, fs, hotplug, net)",
+				(int)(end - p), p);
+			return -1;
+		}
+		mask |= 1u << cls;
+		if (!*end)
+			break;
+	}
+	*ret = mask;
+	return 0;
+}
+
+enum {
+	OPT_COLDPLUG = 0x100,
+	OPT_ATTR,
+	OPT_PATH,
+	OPT_SUBSYSTEM,
+};
+
+static const struct option long_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "class", required_argument, NULL, 'c' },
+	{ "attr", required_argument, NULL, OPT_ATTR },
+	{ "path", required_argument, NULL, OPT_PATH },
+	{ "subsystem", required_argument, NULL, OPT_SUBSYSTEM },
+	{ "count", required_argument, NULL, 'n' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "coldplug", no_argument, NULL, OPT_COLDPLUG },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char short_options[] = ":jf:c:n:t:lhV";
+
+/* The option as the user wrote it, for messages. */
+static void option_name(int opt, char **argv, char *buf, size_t len)
+{
+	const struct option *lo;
+
+	for (lo = long_options; lo->name; lo++) {
+		if (lo->val == opt) {
+			snprintf(buf, len, "--%s", lo->name);
+			return;
+		}
+	}
+	snprintf(buf, len, "%s", argv[optind - 1]);
+}
+
+int watch_options_parse(struct watch_options *o, int argc, char **argv,
+			char *err, size_t errlen)
+{
+	char name[64];
+	int opt;
+
+	*o = (struct watch_options){ .timeout_ms = -1 };
+	o->attr_globs = calloc(argc, sizeof(*o->attr_globs));
+	o->path_globs = calloc(argc, sizeof(*o->path_globs));
+	o->subsystems = calloc(argc, sizeof(*o->subsystems));
+	if (!o->attr_globs || !o->path_globs || !o->subsystems) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, short_options, long_options,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'f':
+			if (format_check(optarg, err, errlen) < 0)
+				return -1;
+			o->format = optarg;
+			break;
+		case 'c':
+			if (parse_classes(optarg, &o->classes, err, errlen) < 0)
+				return -1;
+			break;
+		case OPT_ATTR:
+			o->attr_globs[o->n_attr_globs++] = optarg;
+			break;
+		case OPT_PATH:
+			o->path_globs[o->n_path_globs++] = optarg;
+			break;
+		case OPT_SUBSYSTEM:
+			o->subsystems[o->n_subsystems++] = optarg;
+			break;
+		case 'n':
+			if (parse_count(optarg, &o->count, err, errlen) < 0)
+				return -1;
+			break;
+		case 't':
+			if (parse_timeout(optarg, &o->timeout_ms, err, errlen) <
+			    0)
+				return -1;
+			break;
+		case 'l':
+			o->list = true;
+			break;
+		case OPT_COLDPLUG:
+			o->coldplug = true;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			option_name(optopt, argv, name, sizeof(name));
+			snprintf(err, errlen, "%s: missing value", name);
+			return -1;
+		default:
+			if (optopt && optopt != '?' &&
+			    (optopt > 0xff || strchr(short_options, optopt))) {
+				option_name(optopt, argv, name, sizeof(name));
+				snprintf(err, errlen, "%s: takes no value",
+					 name);
+			} else if (optopt)
+				snprintf(err, errlen, "unknown option '-%c'",
+					 optopt);
+			else
+				snprintf(err, errlen, "unknown option '%s'",
+					 argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (o->json && o->format) {
+		snprintf(err, errlen,
+			 "--json and --format cannot be used together");
+		return -1;
+	}
+	if (o->list && o->coldplug) {
+		snprintf(err, errlen,
+			 "--list and --coldplug cannot be used together");
+		return -1;
+	}
+	return 0;
+}
+
+void watch_options_free(struct watch_options *o)
+{
+	free(o->attr_globs);
+	free(o->path_globs);
+	free(o->subsystems);
+	o->attr_globs = o->path_globs = o->subsystems = NULL;
+}

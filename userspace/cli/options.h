@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kevent-watch: command line.
+ */
+#ifndef KEVENT_WATCH_OPTIONS_H
+#define KEVENT_WATCH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct watch_options {
+	bool json;
+	bool list;
+	bool coldplug;
+	bool help;
+	bool version;
+	const char *format; /* NULL: default text lines */
+	unsigned int classes; /* bit per enum kevent_class; 0: all */
+	uint64_t count; /* 0: no limit */
+	int64_t timeout_ms; /* -1: none */
+	const char **attr_globs;
+	size_t n_attr_globs;
+	const char **path_globs;
+	size_t n_path_globs;
+	const char **subsystems;
+	size_t n_subsystems;
+};
+
+/* Positive decimal integer. Return: 0, or -1 with a message in @err. */
+int parse_count(const char *s, uint64_t *ret, char *err, size_t errlen);
+
+/*
+ * Seconds, a decimal number with up to three decimals ("2", "0.5").
+ * Return: 0 and milliseconds, or -1 with a message in @err.
+ */
+int parse_timeout(const char *s, int64_t *ret_ms, char *err, size_t errlen);
+
+/* Comma-separated class names. Return: 0 and a bit mask, or -1. */
+int parse_classes(const char *s, unsigned int *ret, char *err, size_t errlen);
+
+/*
+ * Parse the command line into @o (arrays in @o point into @argv).
+ * Return: 0, or -1 with a message naming the option in @err.
+ */
+int watch_options_parse(struct watch_options *o, int argc, char **argv,
+			char *err, size_t errlen);
+
+void watch_options_free(struct watch_options *o);
+
+#endif /* KEVENT_WATCH_OPTIONS_H */

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kevent-watch: building output lines.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+static bool sbuf_grow(struct sbuf *sb, size_t more)
+{
+	size_t cap;
+	char *p;
+
+	if (sb->oom)
+		return false;
+	if (sb->len + more + 1 <= sb->cap)
+		return true;
+	cap = sb->cap ? sb->cap : 256;
+	while (cap < sb->len + more + 1)
+		cap *= 2;
+	p = realloc(sb->buf, cap);
+	if (!p) {
+		sb->oom = true;
+		return false;
+	}
+	sb->buf = p;
+	sb->cap = cap;
+	return true;
+}
+
+void sbuf_add(struct sbuf *sb, const char *data, size_t len)
+{
+	if (!sbuf_grow(sb, len))
+		return;
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void sbuf_adds(struct sbuf *sb, const char *s)
+{
+	sbuf_add(sb, s, strlen(s));
+}
+
+void sbuf_addc(struct sbuf *sb, char c)
+{
+	sbuf_add(sb, &c, 1);
+}
+
+void sbuf_printf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !sbuf_grow(sb, n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += n;
+}
+
+const char *sbuf_str(struct sbuf *sb)
+{
+	if (sb->oom)
+		return NULL;
+	return sb->buf ? sb->buf : "";
+}
+
+void sbuf_reset(struct sbuf *sb)
+{
+	sb->len = 0;
+	sb->oom = false;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void sbuf_free(struct sbuf *sb)
+{
+	free(sb->buf);
+	*sb = (struct sbuf){ 0 };
+}
+
+#define E(name) [name] = #name
+static const char *const errno_names[] = {
+	E(EPERM),     E(ENOENT),    E(ESRCH),		E(EINTR),
+	E(EIO),	      E(ENXIO),	    E(E2BIG),		E(EBADF),
+	E(EAGAIN),    E(ENOMEM),    E(EACCES),		E(EFAULT),
+	E(EBUSY),     E(EEXIST),    E(ENODEV),		E(ENOTDIR),
+	E(EISDIR),    E(EINVAL),    E(ENFILE),		E(EMFILE),
+	E(EFBIG),     E(ENOSPC),    E(ESPIPE),		E(EROFS),
+	E(ERANGE),    E(EDEADLK),   E(ENAMETOOLONG),	E(ENOSYS),
+	E(ELOOP),     E(ENODATA),   E(ETIME),		E(EPROTO),
+	E(EBADMSG),   E(EOVERFLOW), E(EILSEQ),		E(EOPNOTSUPP),
+	E(ETIMEDOUT), E(ENOMEDIUM), E(ECANCELED),	E(ENOTCONN),
+	E(ESTALE),    E(EREMOTEIO), E(ENOTRECOVERABLE),
+};
+#undef E
+
+const char *errno_name(int err, char buf[static 16])
+{
+	if (err > 0 &&
+	    (size_t)err < sizeof(errno_names) / sizeof(errno_names[0]) &&
+	    errno_names[err])
+		return errno_names[err];
+	snprintf(buf, 16, "E%d", err);
+	return buf;
+}
+
+size_t value_trim(const char *value, size_t len)
+{
+	if (len > 0 && value[len - 1] == '\n')
+		len--;
+	return len;
+}
+
+/* Length of the valid UTF-8 sequence at @s (1 to 4), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+	unsigned int cp;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (left < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, beyond U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+void json_escape(struct sbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		unsigned char c = p[i];
+
+		switch (c) {
+		case '"':
+			sbuf_adds(sb, "\\\"");
+			break;
+		case '\\':
+			sbuf_adds(sb, "\\\\");
+			break;
+		case '\b':
+			sbuf_adds(sb, "\\b");
+			break;
+		case '\f':
+			sbuf_adds(sb, "\\f");
+			break;
+		case '\n':
+			sbuf_adds(sb, "\\n");
+			break;
+		case '\r':
+			sbuf_adds(sb, "\\r");
+			break;
+		case '\t':
+			sbuf_adds(sb, "\\t");
+			break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				sbuf_printf(sb, "\\u%04x", c);
+				break;
+			}
+			n = utf8_len(p + i, len - i);
+			if (n == 0) {
+				sbuf_printf(sb, "\\u%04x", c);
+				break;
+			}
+			sbuf_add(sb, s + i, n);
+			i += n;
+			continue;
+		}
+		i++;
+	}
+}
+
+void c_escape(struct sbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		unsigned char c = p[i];
+
+		switch (c) {
+		case '\\':
+			sbuf_adds(sb, "\\\\");
+			break;
+		case '\n':
+			sbuf_adds(sb, "\\n");
+			break;
+		case '\t':
+			sbuf_adds(sb, "\\t");
+			break;
+		case '\r':
+			sbuf_adds(sb, "\\r");
+			break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				sbuf_printf(sb, "\\x%02x", c);
+				break;
+			}
+			n = utf8_len(p + i, len - i);
+			if (n == 0) {
+				sbuf_printf(sb, "\\x%02x", c);
+				break;
+			}
+			sbuf_add(sb, s + i, n);
+			i += n;
+			continue;
+		}
+		i++;
+	}
+}
+
+static void c_escape_str(struct sbuf *sb, const char *s)
+{
+	c_escape(sb, s, strlen(s));
+}
+
+void format_time(struct sbuf *sb, uint64_t ns)
+{
+	sbuf_printf(sb, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
+		    (unsigned long long)(ns % 1000000000 / 1000));
+}
+
+static void json_string(struct sbuf *sb, const char *key, const char *s)
+{
+	sbuf_printf(sb, ",\"%s\":", key);
+	if (!s) {
+		sbuf_adds(sb, "null");
+		return;
+	}
+	sbuf_addc(sb, '"');
+	json_escape(sb, s, strlen(s));
+	sbuf_addc(sb, '"');
+}
+
+void record_json(struct sbuf *sb, const struct record *r)
+{
+	char buf[16];
+
+	if (r->type == RECORD_EVENT)
+		sbuf_printf(sb, "{\"type\":\"event\",\"seq\":%llu",
+			    (unsigned long long)r->seq);
+	else
+		sbuf_adds(sb, "{\"type\":\"state\"");
+	sbuf_adds(sb, ",\"time\":");
+	format_time(sb, r->time_ns);
+	json_string(sb, "class", r->cls);
+	json_string(sb, "path", r->path);
+	json_string(sb, "attr", r->attr);
+	if (r->error) {
+		sbuf_adds(sb, ",\"value\":null");
+		json_string(sb, "error", errno_name(r->error, buf));
+	} else {
+		sbuf_adds(sb, ",\"value\":\"");
+		json_escape(sb, r->value, r->value_len);
+		sbuf_addc(sb, '"');
+	}
+	json_string(sb, "unit", r->unit);
+	json_string(sb, "subsystem", r->subsystem);
+	if (r->type == RECORD_EVENT)
+		sbuf_printf(sb, ",\"coalesced\":%u", r->coalesced);
+	sbuf_adds(sb, "}\n");
+}
+
+void overrun_json(struct sbuf *sb, long long lost)
+{
+	if (lost < 0)
+		sbuf_adds(sb, "{\"type\":\"overrun\",\"lost\":null}\n");
+	else
+		sbuf_printf(sb, "{\"type\":\"overrun\",\"lost\":%lld}\n", lost);
+}
+
+void record_text(struct sbuf *sb, const struct record *r)
+{
+	char buf[16];
+
+	sbuf_adds(sb, r->type == RECORD_EVENT ? "KEVENT[" : "STATE[");
+	format_time(sb, r->time_ns);
+	sbuf_adds(sb, "] ");
+	if (r->type == RECORD_EVENT)
+		sbuf_printf(sb, "%llu ", (unsigned long long)r->seq);
+	c_escape_str(sb, r->cls);
+	sbuf_addc(sb, ' ');
+	c_escape_str(sb, r->path);
+	sbuf_addc(sb, ' ');
+	c_escape_str(sb, r->attr);
+	sbuf_addc(sb, '=');
+	if (r->error) {
+		sbuf_printf(sb, "<error: %s>", errno_name(r->error, buf));
+	} else {
+		c_escape(sb, r->value, r->value_len);
+		if (r->unit) {
+			sbuf_addc(sb, ' ');
+			c_escape_str(sb, r->unit);
+		}
+	}
+	if (r->subsystem) {
+		sbuf_adds(sb, " (");
+		c_escape_str(sb, r->subsystem);
+		sbuf_addc(sb, ')');
+	}
+	if (r->type == RECORD_EVENT && r->coalesced)
+		sbuf_printf(sb, " coalesced=%u", r->coalesced);
+	sbuf_addc(sb, '\n');
+}
+
+void overrun_text(struct sbuf *sb, long long lost)
+{
+	if (lost < 0)
+		sbuf_adds(sb, "OVERRUN lost=unknown\n");
+	else
+		sbuf_printf(sb, "OVERRUN lost=%lld\n", lost);
+}
+
+static const char format_placeholders[] = "stcpavuSe%";
+static const char format_escapes[] = "nt\\";
+
+int format_check(const char *fmt, char *err, size_t errlen)
+{
+	const char *p;
+
+	for (p = fmt; *p; p++) {
+		if (*p == '%') {
+			if (!p[1]) {
+				snprintf(
+					err, errlen,
+					"--format: '%%' at the end (write %%%% for a percent sign)");
+				return -1;
+			}
+			if (!strchr(format_placeholders, p[1])) {
+				snprintf(err, errlen,
+					 "--format: unknown placeholder '%%%c'",
+					 p[1]);
+				return -1;
+			}
+			p++;
+		} else if (*p == '\\') {
+			if (!p[1]) {
+				snprintf(
+					err, errlen,
+					"--format: '\\' at the end (write \\\\ for a backslash)");
+				return -1;
+			}
+			if (!strchr(format_escapes, p[1])) {
+				snprintf(err, errlen,
+					 "--format: unknown escape '\\%c'",
+					 p[1]);
+				return -1;
+			}
+			p++;
+		}
+	}
+	return 0;
+}
+
+static void c_escape_opt(struct sbuf *sb, const char *s)
+{
+	if (s)
+		c_escape_str(sb, s);
+}
+
+void format_expand(struct sbuf *sb, const char *fmt, const struct record *r)
+{
+	const char *p;
+	char buf[16];
+
+	for (p = fmt; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			sbuf_addc(sb, *p == 'n' ? '\n' : *p == 't' ? '\t' : *p);
+			continue;
+		}
+		if (*p != '%' || !p[1]) {
+			sbuf_addc(sb, *p);
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 's':
+			if (r->type == RECORD_EVENT)
+				sbuf_printf(sb, "%llu",
+					    (unsigned long long)r->seq);
+			break;
+		case 't':
+			format_time(sb, r->time_ns);
+			break;
+		case 'c':
+			c_escape_opt(sb, r->cls);
+			break;
+		case 'p':
+			c_escape_opt(sb, r->path);
+			break;
+		case 'a':
+			c_escape_opt(sb, r->attr);
+			break;
+		case 'v':
+			if (!r->error)
+				c_escape(sb, r->value, r->value_len);
+			break;
+		case 'u':
+			c_escape_opt(sb, r->unit);
+			break;
+		case 'S':
+			c_escape_opt(sb, r->subsystem);
+			break;
+		case 'e':
+			if (r->error)
+				sbuf_adds(sb, errno_name(r->error, buf));
+			break;
+		case '%':
+			sbuf_addc(sb, '%');
+			break;
+		default:
+			sbuf_addc(sb, '%');
+			sbuf_addc(sb, *p);
+			break;
+		}
+	}
+	sbuf_addc(sb, '\n');
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kevent-watch: building output lines.
+ */
+#ifndef KEVENT_WATCH_OUTPUT_H
+#define KEVENT_WATCH_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A growing byte buffer; @oom is set (and data dropped) when out of memory. */
+struct sbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+
+void sbuf_add(struct sbuf *sb, const char *data, size_t len);
+void sbuf_adds(struct sbuf *sb, const char *s);
+void sbuf_addc(struct sbuf *sb, char c);
+void sbuf_printf(struct sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* NUL-terminated contents ("" when empty), or NULL after a failed allocation. */
+const char *sbuf_str(struct sbuf *sb);
+void sbuf_reset(struct sbuf *sb);
+void sbuf_free(struct sbuf *sb);
+
+enum record_type {
+	RECORD_EVENT,
+	RECORD_STATE,
+};
+
+/* One line of output: an event, or the current state of a source. */
+struct record {
+	enum record_type type;
+	uint64_t seq; /* events only */
+	uint64_t time_ns; /* CLOCK_BOOTTIME */
+	const char *cls;
+	const char *path;
+	const char *attr;
+	const char *value; /* NULL when @error is set */
+	size_t value_len;
+	int error; /* positive errno from reading the value, or 0 */
+	const char *unit; /* or NULL */
+	const char *subsystem; /* or NULL */
+	uint32_t coalesced; /* events only */
+};
+
+/* Name of a positive errno value ("EACCES"), or "E<num>" written to @buf. */
+const char *errno_name(int err, char buf[static 16]);
+
+/* Drop one trailing newline: returns the new length. */
+size_t value_trim(const char *value, size_t len);
+
+/*
+ * JSON string contents per RFC 8259 (without the quotes): '"' and '\\'
+ * escaped, control bytes as \b \f \n \r \t or \u00XX (DEL as \u007f),
+ * valid UTF-8 passed through, and each byte that is not part of valid UTF-8
+ * as \u00XX of its value (so invalid input still gives valid JSON, at the
+ * cost of reading such a byte as the Latin-1 character of that value).
+ */
+void json_escape(struct sbuf *sb, const char *s, size_t len);
+
+/*
+ * C-style escaping for text output: '\\' as \\, tab and newline as \t and
+ * \n, carriage return as \r, other control bytes and bytes that are not
+ * part of valid UTF-8 as \xHH; printable bytes and valid UTF-8 as they are.
+ */
+void c_escape(struct sbuf *sb, const char *s, size_t len);
+
+/* Seconds with six decimals: "123.456789". */
+void format_time(struct sbuf *sb, uint64_t ns);
+
+/* The JSON line for @r, newline included. */
+void record_json(struct sbuf *sb, const struct record *r);
+
+/* {"type":"overrun","lost":N} (N < 0: null), newline included. */
+void overrun_json(struct sbuf *sb, long long lost);
+
+/*
+ * The default text line for @r, newline included:
+ *   KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE[ UNIT][ (SUBSYSTEM)][ coalesced=N]
+ *   STATE[TIME] CLASS PATH ATTR=VALUE[ UNIT][ (SUBSYSTEM)]
+ * an unreadable value shows as ATTR=<error: ENAME>.
+ */
+void record_text(struct sbuf *sb, const struct record *r);
+
+/* OVERRUN lost=N (or lost=unknown), newline included. */
+void overrun_text(struct sbuf *sb, long long lost);
+
+/*
+ * Check a --format string. Return: 0, or -1 with a message in @err.
+ */
+int format_check(const char *fmt, char *err, size_t errlen);
+
+/* Expand a checked --format string for @r, and add a newline. */
+void format_expand(struct sbuf *sb, const char *fmt, const struct record *r);
+
+#endif /* KEVENT_WATCH_OUTPUT_H */

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libkevent: receive attribute-based kernel events.
+ *
+ * The kernel's kevent layer sends a hint "attribute ATTR of the kobject at
+ * PATH changed" over the generic netlink family "kevent". An event never
+ * carries a value: read it with kevent_attr_read() when handling the event.
+ *
+ * Conventions: functions that can fail return 0 (or a documented positive
+ * value) on success and a negative errno on failure; they never print and
+ * never exit. Output parameters are named ret_*. Every _unref() accepts NULL.
+ * No object is safe for concurrent use from several threads.
+ */
+#ifndef KEVENT_KEVENT_H
+#define KEVENT_KEVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The kernel's uAPI header, kernel/uapi/kevent.h: build with -I kernel/uapi */
+#include <kevent.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kevent_monitor;
+struct kevent_event;
+
+/**
+ * kevent_class_to_string() - name of an event class
+ * @cls: the class
+ *
+ * Return: the multicast group name of @cls ("general", "power", ...), or
+ * NULL if @cls is not a known class.
+ */
+const char *kevent_class_to_string(enum kevent_class cls);
+
+/**
+ * kevent_class_from_string() - event class of a name
+ * @name: a class name as kevent_class_to_string() returns it
+ *
+ * Return: the class (>= 0), or -EINVAL if @name is NULL or no class has it.
+ */
+int kevent_class_from_string(const char *name);
+
+/**
+ * kevent_attribute_unit() - unit of a registered event attribute
+ * @name: attribute name, such as "temperature"
+ *
+ * Return: the unit from the attribute registry ("mdegC", "bytes", ...), or
+ * NULL if the attribute has no unit or is not in the registry.
+ */
+const char *kevent_attribute_unit(const char *name);
+
+/**
+ * kevent_monitor_new() - connect to the kevent layer
+ * @ret_monitor: the new monitor, joined to no class yet
+ *
+ * Resolves the "kevent" generic netlink family and its groups, opens a
+ * non-blocking socket with a large receive buffer, and subscribes to the
+ * generic netlink controller's notifications so that the removal of the
+ * family can be reported.
+ *
+ * Return: 0 on success; -ENOENT if the kevent family is not registered (the
+ * module is not loaded, or this is not the initial network namespace);
+ * -EPROTO if the kernel's answer cannot be parsed; -ENOMEM; or the negative
+ * errno of a failed socket call.
+ */
+int kevent_monitor_new(struct kevent_monitor **ret_monitor);
+
+/**
+ * kevent_monitor_unref() - release a monitor
+ * @monitor: the monitor, or NULL
+ *
+ * Closes the socket and frees the monitor.
+ *
+ * Return: NULL.
+ */
+struct kevent_monitor *kevent_monitor_unref(struct kevent_monitor *monitor);
+
+/**
+ * kevent_monitor_join() - receive the events of one class
+ * @monitor: the monitor
+ * @cls: the class to join; the kernel wakes the monitor for joined classes
+ *	only
+ *
+ * Joining a class twice is harmless.
+ *
+ * Return: 0 on success; -EINVAL if @monitor is NULL or @cls is not a class;
+ * -ENOENT if the kernel's family has no group for @cls; or the negative
+ * errno of setsockopt(NETLINK_ADD_MEMBERSHIP).
+ */
+int kevent_monitor_join(struct kevent_monitor *monitor, enum kevent_class cls);
+
+/**
+ * kevent_monitor_set_receive_buffer_size() - resize the socket buffer
+ * @monitor: the monitor
+ * @size: bytes; SO_RCVBUFFORCE is tried first, then SO_RCVBUF, which the
+ *	kernel caps at net.core.rmem_max
+ *
+ * kevent_monitor_new() already asks for a large buffer.
+ *
+ * Return: 0 on success; -EINVAL for a NULL @monitor or a @size above
+ * INT_MAX; or the negative errno of setsockopt(SO_RCVBUF).
+ */
+int kevent_monitor_set_receive_buffer_size(struct kevent_monitor *monitor,
+					   size_t size);
+
+/**
+ * kevent_monitor_get_fd() - file descriptor to wait on
+ * @monitor: the monitor
+ *
+ * The descriptor is non-blocking and becomes readable when
+ * kevent_monitor_receive() has something to report. It belongs to the
+ * monitor: do not read from it or close it.
+ *
+ * Return: the descriptor, or -EINVAL if @monitor is NULL.
+ */
+int kevent_monitor_get_fd(struct kevent_monitor *monitor);
+
+/**
+ * kevent_monitor_receive() - take the next event
+ * @monitor: the monitor
+ * @ret_event: the event, a new reference owned by the caller; set only when
+ *	0 is returned
+ *
+ * Never blocks. Messages not sent by the kernel (sender port id not 0) and
+ * messages that fail validation (a missing or oversized attribute, a string
+ * that is not NUL-terminated, a path that is not absolute or has an empty,
+ * "." or ".." component, an attribute name with a '/') are dropped and
+ * counted, see kevent_monitor_get_dropped().
+ *
+ * Return: 0 and an event in @ret_event;
+ * -EAGAIN if nothing is pending (wait for the descriptor, then call again);
+ * -ENOBUFS if the socket buffer overflowed and events were lost: the monitor
+ * stays usable, and the caller should re-read the state of the sources it
+ * cares about (kevent_sources_foreach());
+ * -ENODEV if the kevent family was unregistered (the module was unloaded):
+ * no more events will come on this monitor;
+ * -EMSGSIZE if a message did not fit the receive buffer (it is dropped, the
+ * monitor stays usable);
+ * -EINVAL if an argument is NULL; -ENOMEM; or the negative errno of recvmsg().
+ */
+int kevent_monitor_receive(struct kevent_monitor *monitor,
+			   struct kevent_event **ret_event);
+
+/**
+ * kevent_monitor_get_dropped() - number of refused messages
+ * @monitor: the monitor
+ *
+ * Return: how many messages kevent_monitor_receive() dropped because they
+ * were not sent by the kernel or failed validation; 0 for a NULL @monitor.
+ */
+uint64_t kevent_monitor_get_dropped(const struct kevent_monitor *monitor);
+
+/**
+ * kevent_event_ref() - take a reference to an event
+ * @event: the event, or NULL
+ *
+ * Return: @event.
+ */
+struct kevent_event *kevent_event_ref(struct kevent_event *event);
+
+/**
+ * kevent_event_unref() - drop a reference to an event
+ * @event: the event, or NULL
+ *
+ * Return: NULL.
+ */
+struct kevent_event *kevent_event_unref(struct kevent_event *event);
+
+/*
+ * Accessors of an event. @event must not be NULL. Strings live as long as
+ * the event. Records from kevent_sources_foreach() have sequence number,
+ * timestamp and coalesced count 0.
+ */
+
+/* Sequence number: one counter for all classes, increasing per boot. */
+uint64_t kevent_event_get_seq(const struct kevent_event *event);
+/* CLOCK_BOOTTIME of the notification, in nanoseconds. */
+uint64_t kevent_event_get_timestamp(const struct kevent_event *event);
+enum kevent_class kevent_event_get_class(const struct kevent_event *event);
+/* Kobject path relative to /sys, such as "/devices/platform/foo.0". */
+const char *kevent_event_get_path(const struct kevent_event *event);
+/* Attribute name, such as "temperature". */
+const char *kevent_event_get_attr(const struct kevent_event *event);
+/* Index of the attribute in the registry; UINT32_MAX if not sent. */
+uint32_t kevent_event_get_attr_id(const struct kevent_event *event);
+/* Notifications folded into this event besides the one reported. */
+uint32_t kevent_event_get_coalesced(const struct kevent_event *event);
+
+/**
+ * typedef kevent_event_cb - called for each record of a dump
+ * @event: the record, valid during the call only (take a reference with
+ *	kevent_event_ref() to keep it)
+ * @userdata: as passed to the dump function
+ *
+ * Return: 0 to go on; anything else stops the dump, and the dump function
+ * returns that value.
+ */
+typedef int (*kevent_event_cb)(const struct kevent_event *event,
+			       void *userdata);
+
+/**
+ * kevent_sources_foreach() - visit every annotated event source
+ * @cb: called once per source, with a record whose class, path, attribute
+ *	name and attribute id are set
+ * @userdata: passed to @cb
+ *
+ * Asks the kernel for its list of sources (KEVENT_CMD_GET_SOURCES) on a
+ * socket of its own, so it may be called while a monitor is open. Records
+ * that fail validation are skipped.
+ *
+ * Return: 0 when all sources were visited; the non-zero value @cb returned
+ * to stop; -ENOENT if the kevent family is not registered; -EINVAL if @cb is
+ * NULL; -EPROTO for a reply that cannot be parsed; -ENOMEM; or the negative
+ * errno the kernel or a socket call reported.
+ */
+int kevent_sources_foreach(kevent_event_cb cb, void *userdata);
+
+/**
+ * struct kevent_stats - counters of the kevent layer
+ * @sent: events sent
+ * @coalesced: notifications folded into an event already pending
+ * @failed: events that could not be sent
+ * @sources: annotated sources now
+ */
+struct kevent_stats {
+	uint64_t sent;
+	uint64_t coalesced;
+	uint64_t failed;
+	uint32_t sources;
+};
+
+/**
+ * kevent_stats_get() - read the counters of the kevent layer
+ * @ret_stats: filled on success; counters the kernel did not send are 0
+ *
+ * Return: 0 on success; -ENOENT if the kevent family is not registered;
+ * -EINVAL if @ret_stats is NULL; -EPROTO for a reply that cannot be parsed;
+ * or the negative errno the kernel or a socket call reported.
+ */
+int kevent_stats_get(struct kevent_stats *ret_stats);
+
+/**
+ * kevent_attr_read() - read the current value of a sysfs attribute
+ * @path: kobject path relative to /sys, as an event gives it
+ * @attr: attribute name
+ * @ret_value: the bytes read, NUL-terminated (the value may also contain
+ *	NUL bytes); to be freed with free()
+ * @ret_len: number of bytes read, not counting the terminating NUL; may be
+ *	NULL
+ *
+ * Opens, reads and closes /sys@path/@attr on every call; nothing is cached.
+ * The file is reached one directory at a time without following symbolic
+ * links, so it cannot resolve outside /sys. The value is returned as read,
+ * trailing newline included.
+ *
+ * Return: 0 on success;
+ * -EINVAL if an argument is NULL or @path or @attr fails validation;
+ * -ENODEV if the kobject directory does not exist (the device went away);
+ * -ENOENT if the directory exists but the attribute does not;
+ * -ELOOP if a component is a symbolic link;
+ * -EISDIR if @attr is a directory; -EFBIG if the value exceeds 64 KiB;
+ * -ENOMEM; or the negative errno of open() or read(), such as -EACCES,
+ * -EPERM, -EIO, -ENODATA or -EOPNOTSUPP, as the attribute's driver reports
+ * it.
+ */
+int kevent_attr_read(const char *path, const char *attr, char **ret_value,
+		     size_t *ret_len);
+
+/**
+ * kevent_device_get_subsystem() - subsystem of the device at a kobject path
+ * @path: kobject path relative to /sys
+ * @ret_subsystem: the subsystem name, such as "platform"; to be freed with
+ *	free()
+ *
+ * Asks libudev, freshly on every call.
+ *
+ * Return: 0 on success; -EINVAL if an argument is NULL or @path fails
+ * validation; -ENODEV if no device exists at @path; -ENOENT if the device
+ * has no subsystem; -ENOMEM.
+ */
+int kevent_device_get_subsystem(const char *path, char **ret_subsystem);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KEVENT_KEVENT_H */

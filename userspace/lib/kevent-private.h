@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libkevent internals, shared by the library's files and its unit tests.
+ */
+#ifndef KEVENT_PRIVATE_H
+#define KEVENT_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <kevent/kevent.h>
+
+#define KEVENT_EXPORT __attribute__((visibility("default")))
+
+/* Largest attribute value kevent_attr_read() returns. */
+#define KEVENT_VALUE_MAX (64 * 1024)
+
+/* Buffer for a request (they are small). */
+#define KEVENT_REQUEST_BUF_SIZE 1024
+
+/* Receive buffer for one netlink datagram. */
+#define KEVENT_RECV_BUF_SIZE (64 * 1024)
+
+/* Socket buffer a monitor asks for. */
+#define KEVENT_SOCKET_RCVBUF (8 * 1024 * 1024)
+
+/* How long a request waits for the kernel's answer. */
+#define KEVENT_REQUEST_TIMEOUT_SEC 5
+
+#define KEVENT_MAX_GROUPS 32
+
+struct kevent_event {
+	unsigned int refcount;
+	uint64_t seq;
+	uint64_t timestamp;
+	enum kevent_class cls;
+	uint32_t attr_id;
+	uint32_t coalesced;
+	const char *path;
+	const char *attr;
+	char strings[]; /* path and attr, both NUL-terminated */
+};
+
+struct genl_group {
+	char name[GENL_NAMSIZ];
+	uint32_t id;
+};
+
+struct genl_family {
+	uint16_t id;
+	uint32_t version;
+	unsigned int n_groups;
+	struct genl_group groups[KEVENT_MAX_GROUPS];
+};
+
+struct mnl_socket;
+
+/* A blocking generic netlink socket for requests, with a receive timeout. */
+int kevent_request_socket_open(struct mnl_socket **ret_nl);
+
+/* CTRL_CMD_GETFAMILY: -ENOENT when the family is not registered. */
+int genl_family_resolve(struct mnl_socket *nl, const char *name,
+			struct genl_family *ret_family);
+
+/* Group id of @name in @family, or 0 if the family has no such group. */
+uint32_t genl_family_group(const struct genl_family *family, const char *name);
+
+/*
+ * Parse and validate a KEVENT_CMD_EVENT message (@need_seq true) or a
+ * KEVENT_CMD_GET_SOURCES record (@need_seq false) of @len bytes.
+ * Return: 0 and a new event, -EBADMSG for an invalid message, -ENOMEM.
+ */
+int kevent_event_parse(const struct nlmsghdr *nlh, size_t len, bool need_seq,
+		       struct kevent_event **ret_event);
+
+/*
+ * A kobject path relative to /sys: starts with '/', shorter than
+ * KEVENT_PATH_MAX, and no component is empty, "." or "..".
+ */
+bool kevent_path_is_valid(const char *path);
+
+/* An attribute name: 1 to KEVENT_ATTR_NAME_MAX - 1 bytes, no '/', not "."
+ * or "..". */
+bool kevent_attr_name_is_valid(const char *name);
+
+/* kevent_attr_read() below the directory @rootfd instead of /sys. */
+int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
+			char **ret_value, size_t *ret_len);
+
+#endif /* KEVENT_PRIVATE_H */

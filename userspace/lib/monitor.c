@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The monitor: a multicast socket joined to chosen classes.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <libmnl/libmnl.h>
+
+#include "kevent-private.h"
+
+struct kevent_monitor {
+	struct mnl_socket *nl;
+	uint16_t family_id;
+	uint32_t groups[__KEVENT_CLASS_MAX];
+	uint64_t dropped;
+	bool gone;
+	char *buf;
+	size_t len;
+	size_t off;
+};
+
+static int set_rcvbuf(int fd, size_t size)
+{
+	int n = size;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &n, sizeof(n)) == 0)
+		return 0;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &n, sizeof(n)) == 0)
+		return 0;
+	return -errno;
+}
+
+KEVENT_EXPORT int
+kevent_monitor_set_receive_buffer_size(struct kevent_monitor *monitor,
+				       size_t size)
+{
+	if (!monitor || size > INT_MAX)
+		return -EINVAL;
+	return set_rcvbuf(mnl_socket_get_fd(monitor->nl), size);
+}
+
+KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
+{
+	struct genl_family family, ctrl;
+	struct kevent_monitor *m;
+	struct mnl_socket *req;
+	uint32_t notify;
+	int i, r;
+
+	if (!ret_monitor)
+		return -EINVAL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->buf = malloc(KEVENT_RECV_BUF_SIZE);
+	if (!m->buf) {
+		r = -ENOMEM;
+		goto out_free;
+	}
+
+	r = kevent_request_socket_open(&req);
+	if (r < 0)
+		goto out_free;
+
+	m->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (!m->nl) {
+		r = -errno;
+		goto out_close_req;
+	}
+	if (mnl_socket_bind(m->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		r = -errno;
+		goto out_close_req;
+	}
+	/* A failure leaves the default buffer, which still works. */
+	set_rcvbuf(mnl_socket_get_fd(m->nl), KEVENT_SOCKET_RCVBUF);
+
+	/*
+	 * Listen to the controller before resolving the family, so that its
+	 * removal right after the lookup is not missed.
+	 */
+	r = genl_family_resolve(req, "nlctrl", &ctrl);
+	if (r < 0)
+		goto out_close_req;
+	notify = genl_family_group(&ctrl, "notify");
+	if (!notify) {
+		r = -EPROTO;
+		goto out_close_req;
+	}
+	if (mnl_socket_setsockopt(m->nl, NETLINK_ADD_MEMBERSHIP, &notify,
+				  sizeof(notify)) < 0) {
+		r = -errno;
+		goto out_close_req;
+	}
+
+	r = genl_family_resolve(req, KEVENT_GENL_NAME, &family);
+	if (r < 0)
+		goto out_close_req;
+	m->family_id = family.id;
+	for (i = 0; i < __KEVENT_CLASS_MAX; i++)
+		m->groups[i] =
+			genl_family_group(&family, kevent_class_to_string(i));
+	mnl_socket_close(req);
+
+	*ret_monitor = m;
+	return 0;
+
+out_close_req:
+	mnl_socket_close(req);
+out_free:
+	kevent_monitor_unref(m);
+	return r;
+}
+
+KEVENT_EXPORT struct kevent_monitor *
+kevent_monitor_unref(struct kevent_monitor *monitor)
+{
+	if (!monitor)
+		return NULL;
+	if (monitor->nl)
+		mnl_socket_close(monitor->nl);
+	free(monitor->buf);
+	free(monitor);
+	return NULL;
+}
+
+KEVENT_EXPORT int kevent_monitor_join(struct kevent_monitor *monitor,
+				      enum kevent_class cls)
+{
+	uint32_t group;
+
+	if (!monitor || (unsigned int)cls >= __KEVENT_CLASS_MAX)
+		return -EINVAL;
+	group = monitor->groups[cls];
+	if (!group)
+		return -ENOENT;
+	if (mnl_socket_setsockopt(monitor->nl, NETLINK_ADD_MEMBERSHIP, &group,
+				  sizeof(group)) < 0)
+		return -errno;
+	return 0;
+}
+
+KEVENT_EXPORT int kevent_monitor_get_fd(struct kevent_monitor *monitor)
+{
+	if (!monitor)
+		return -EINVAL;
+	return mnl_socket_get_fd(monitor->nl);
+}
+
+KEVENT_EXPORT uint64_t
+kevent_monitor_get_dropped(const struct kevent_monitor *monitor)
+{
+	return monitor ? monitor->dropped : 0;
+}
+
+/* Is @nlh the controller saying that the kevent family went away? */
+static bool is_delfamily(const struct kevent_monitor *m,
+			 const struct nlmsghdr *nlh)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *attr;
+
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    genl->cmd != CTRL_CMD_DELFAMILY)
+		return false;
+	mnl_attr_for_each(attr, nlh, GENL_HDRLEN) {
+		switch (mnl_attr_get_type(attr)) {
+		case CTRL_ATTR_FAMILY_ID:
+			if (mnl_attr_validate(attr, MNL_TYPE_U16) == 0 &&
+			    mnl_attr_get_u16(attr) == m->family_id)
+				return true;
+			break;
+		case CTRL_ATTR_FAMILY_NAME:
+			if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0 &&
+			    strcmp(mnl_attr_get_str(attr), KEVENT_GENL_NAME) ==
+				    0)
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+/*
+ * Look at one message of the current datagram.
+ * Return: 1 and an event, 0 to go on, -ENODEV, -ENOMEM.
+ */
+static int handle_message(struct kevent_monitor *m, const struct nlmsghdr *nlh,
+			  size_t len, struct kevent_event **ret_event)
+{
+	const struct genlmsghdr *genl;
+	int r;
+
+	if (nlh->nlmsg_type == GENL_ID_CTRL) {
+		if (is_delfamily(m, nlh)) {
+			m->gone = true;
+			return -ENODEV;
+		}
+		return 0;
+	}
+	if (nlh->nlmsg_type != m->family_id)
+		return 0;
+	genl = mnl_nlmsg_get_payload(nlh);
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    genl->cmd != KEVENT_CMD_EVENT) {
+		m->dropped++;
+		return 0;
+	}
+	r = kevent_event_parse(nlh, len, true, ret_event);
+	if (r == -EBADMSG) {
+		m->dropped++;
+		return 0;
+	}
+	return r < 0 ? r : 1;
+}
+
+KEVENT_EXPORT int kevent_monitor_receive(struct kevent_monitor *monitor,
+					 struct kevent_event **ret_event)
+{
+	struct kevent_monitor *m = monitor;
+	const struct nlmsghdr *nlh;
+	struct sockaddr_nl addr;
+	struct iovec iov;
+	struct msghdr msg = {
+		.msg_name = &addr,
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+	};
+	size_t left;
+	ssize_t n;
+	int r;
+
+	if (!m || !ret_event)
+		return -EINVAL;
+
+	for (;;) {
+		if (m->gone)
+			return -ENODEV;
+
+		while (m->off < m->len) {
+			nlh = (const struct nlmsghdr *)(m->buf + m->off);
+			left = m->len - m->off;
+			if (!mnl_nlmsg_ok(nlh, left)) {
+				m->dropped++;
+				m->off = m->len;
+				break;
+			}
+			m->off += NLMSG_ALIGN(nlh->nlmsg_len);
+			r = handle_message(m, nlh, left, ret_event);
+			if (r == 1)
+				return 0;
+			if (r < 0)
+				return r;
+		}
+		m->off = m->len = 0;
+
+		iov.iov_base = m->buf;
+		iov.iov_len = KEVENT_RECV_BUF_SIZE;
+		msg.msg_namelen = sizeof(addr);
+		n = recvmsg(mnl_socket_get_fd(m->nl), &msg, MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EWOULDBLOCK)
+				return -EAGAIN;
+			return -errno;
+		}
+		if (msg.msg_flags & MSG_TRUNC)
+			return -EMSGSIZE;
+		if (msg.msg_namelen != sizeof(addr) || addr.nl_pid != 0) {
+			m->dropped++;
+			continue;
+		}
+		m->len = n;
+	}
+}

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Requests to the kernel: family resolution, the sources dump, counters.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include <libmnl/libmnl.h>
+
+#include "kevent-private.h"
+
+int kevent_request_socket_open(struct mnl_socket **ret_nl)
+{
+	struct timeval tv = { .tv_sec = KEVENT_REQUEST_TIMEOUT_SEC };
+	struct mnl_socket *nl;
+	int r;
+
+	nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		goto out_close;
+	if (setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
+		       sizeof(tv)) < 0)
+		goto out_close;
+	*ret_nl = nl;
+	return 0;
+
+out_close:
+	r = -errno;
+	mnl_socket_close(nl);
+	return r;
+}
+
+/*
+ * Send @nlh and feed the answers to @cb until the kernel says done (or acks),
+ * @cb stops, or an error arrives. Only messages from the kernel are looked
+ * at. Return: 0, or a negative errno (the kernel's, or -ETIMEDOUT).
+ */
+static int request_run(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		       void *data)
+{
+	unsigned int portid = mnl_socket_get_portid(nl);
+	unsigned int seq = nlh->nlmsg_seq;
+	struct sockaddr_nl addr;
+	struct iovec iov;
+	struct msghdr msg = {
+		.msg_name = &addr,
+		.msg_namelen = sizeof(addr),
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+	};
+	char *buf;
+	ssize_t n;
+	int r;
+
+	buf = malloc(KEVENT_RECV_BUF_SIZE);
+	if (!buf)
+		return -ENOMEM;
+	iov.iov_base = buf;
+	iov.iov_len = KEVENT_RECV_BUF_SIZE;
+
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		r = -errno;
+		goto out_free;
+	}
+	for (;;) {
+		msg.msg_namelen = sizeof(addr);
+		n = recvmsg(mnl_socket_get_fd(nl), &msg, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = (errno == EAGAIN || errno == EWOULDBLOCK) ?
+				    -ETIMEDOUT :
+				    -errno;
+			goto out_free;
+		}
+		if (msg.msg_flags & MSG_TRUNC) {
+			r = -EMSGSIZE;
+			goto out_free;
+		}
+		if (msg.msg_namelen != sizeof(addr) || addr.nl_pid != 0)
+			continue;
+		r = mnl_cb_run(buf, n, seq, portid, cb, data);
+		if (r == MNL_CB_ERROR) {
+			r = errno ? -errno : -EPROTO;
+			goto out_free;
+		}
+		if (r == MNL_CB_STOP) {
+			r = 0;
+			goto out_free;
+		}
+	}
+
+out_free:
+	free(buf);
+	return r;
+}
+
+static struct nlmsghdr *genl_put_header(char *buf, uint16_t type,
+					uint16_t flags, uint8_t cmd,
+					uint8_t version)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *genl;
+
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = time(NULL);
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = cmd;
+	genl->version = version;
+	return nlh;
+}
+
+static int parse_group(const struct nlattr *nested, struct genl_family *family)
+{
+	const struct nlattr *attr, *name = NULL, *id = NULL;
+	struct genl_group *g;
+
+	mnl_attr_for_each_nested(attr, nested) {
+		switch (mnl_attr_get_type(attr)) {
+		case CTRL_ATTR_MCAST_GRP_NAME:
+			if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+				return -EPROTO;
+			name = attr;
+			break;
+		case CTRL_ATTR_MCAST_GRP_ID:
+			if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+				return -EPROTO;
+			id = attr;
+			break;
+		}
+	}
+	if (!name || !id)
+		return -EPROTO;
+	if (family->n_groups >= KEVENT_MAX_GROUPS)
+		return 0;
+	g = &family->groups[family->n_groups++];
+	strncpy(g->name, mnl_attr_get_str(name), sizeof(g->name) - 1);
+	g->name[sizeof(g->name) - 1] = '\0';
+	g->id = mnl_attr_get_u32(id);
+	return 0;
+}
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct genl_family *family = data;
+	const struct nlattr *attr, *grp;
+	bool have_id = false;
+
+	mnl_attr_for_each(attr, nlh, GENL_HDRLEN) {
+		switch (mnl_attr_get_type(attr)) {
+		case CTRL_ATTR_FAMILY_ID:
+			if (mnl_attr_validate(attr, MNL_TYPE_U16) < 0)
+				goto out_proto;
+			family->id = mnl_attr_get_u16(attr);
+			have_id = true;
+			break;
+		case CTRL_ATTR_VERSION:
+			if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+				goto out_proto;
+			family->version = mnl_attr_get_u32(attr);
+			break;
+		case CTRL_ATTR_MCAST_GROUPS:
+			mnl_attr_for_each_nested(grp, attr) {
+				if (parse_group(grp, family) < 0)
+					goto out_proto;
+			}
+			break;
+		}
+	}
+	if (!have_id)
+		goto out_proto;
+	return MNL_CB_OK;
+
+out_proto:
+	errno = EPROTO;
+	return MNL_CB_ERROR;
+}
+
+int genl_family_resolve(struct mnl_socket *nl, const char *name,
+			struct genl_family *ret_family)
+{
+	char buf[KEVENT_REQUEST_BUF_SIZE] = { 0 };
+	struct nlmsghdr *nlh;
+
+	memset(ret_family, 0, sizeof(*ret_family));
+	nlh = genl_put_header(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY,
+			      1);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
+	return request_run(nl, nlh, family_cb, ret_family);
+}
+
+uint32_t genl_family_group(const struct genl_family *family, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < family->n_groups; i++)
+		if (strcmp(family->groups[i].name, name) == 0)
+			return family->groups[i].id;
+	return 0;
+}
+
+struct sources_data {
+	kevent_event_cb cb;
+	void *userdata;
+	int stopped;
+};
+
+static int sources_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct sources_data *d = data;
+	struct kevent_event *ev;
+	int r;
+
+	r = kevent_event_parse(nlh, nlh->nlmsg_len, false, &ev);
+	if (r == -EBADMSG)
+		return MNL_CB_OK;
+	if (r < 0) {
+		errno = -r;
+		return MNL_CB_ERROR;
+	}
+	r = d->cb(ev, d->userdata);
+	kevent_event_unref(ev);
+	if (r) {
+		d->stopped = r;
+		return MNL_CB_STOP;
+	}
+	return MNL_CB_OK;
+}
+
+KEVENT_EXPORT int kevent_sources_foreach(kevent_event_cb cb, void *userdata)
+{
+	struct sources_data d = { .cb = cb, .userdata = userdata };
+	char buf[KEVENT_REQUEST_BUF_SIZE] = { 0 };
+	struct genl_family family;
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	int r;
+
+	if (!cb)
+		return -EINVAL;
+	r = kevent_request_socket_open(&nl);
+	if (r < 0)
+		return r;
+	r = genl_family_resolve(nl, KEVENT_GENL_NAME, &family);
+	if (r < 0)
+		goto out_close;
+	nlh = genl_put_header(buf, family.id, NLM_F_DUMP,
+			      KEVENT_CMD_GET_SOURCES, KEVENT_GENL_VERSION);
+	r = request_run(nl, nlh, sources_cb, &d);
+	if (r == 0 && d.stopped)
+		r = d.stopped;
+
+out_close:
+	mnl_socket_close(nl);
+	return r;
+}
+
+static int stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct kevent_stats *stats = data;
+	const struct nlattr *attr;
+
+	mnl_attr_for_each(attr, nlh, GENL_HDRLEN) {
+		switch (mnl_attr_get_type(attr)) {
+		case KEVENT_A_STAT_SENT:
+		case KEVENT_A_STAT_COALESCED:
+		case KEVENT_A_STAT_FAILED:
+			if (mnl_attr_get_payload_len(attr) != sizeof(uint64_t))
+				goto out_proto;
+			break;
+		case KEVENT_A_STAT_SOURCES:
+			if (mnl_attr_get_payload_len(attr) != sizeof(uint32_t))
+				goto out_proto;
+			break;
+		}
+		switch (mnl_attr_get_type(attr)) {
+		case KEVENT_A_STAT_SENT:
+			stats->sent = mnl_attr_get_u64(attr);
+			break;
+		case KEVENT_A_STAT_COALESCED:
+			stats->coalesced = mnl_attr_get_u64(attr);
+			break;
+		case KEVENT_A_STAT_FAILED:
+			stats->failed = mnl_attr_get_u64(attr);
+			break;
+		case KEVENT_A_STAT_SOURCES:
+			stats->sources = mnl_attr_get_u32(attr);
+			break;
+		}
+	}
+	return MNL_CB_OK;
+
+out_proto:
+	errno = EPROTO;
+	return MNL_CB_ERROR;
+}
+
+KEVENT_EXPORT int kevent_stats_get(struct kevent_stats *ret_stats)
+{
+	char buf[KEVENT_REQUEST_BUF_SIZE] = { 0 };
+	struct kevent_stats stats = { 0 };
+	struct genl_family family;
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	int r;
+
+	if (!ret_stats)
+		return -EINVAL;
+	r = kevent_request_socket_open(&nl);
+	if (r < 0)
+		return r;
+	r = genl_family_resolve(nl, KEVENT_GENL_NAME, &family);
+	if (r < 0)
+		goto out_close;
+	nlh = genl_put_header(buf, family.id, NLM_F_ACK, KEVENT_CMD_GET_STATS,
+			      KEVENT_GENL_VERSION);
+	r = request_run(nl, nlh, stats_cb, &stats);
+	if (r == 0)
+		*ret_stats = stats;
+
+out_close:
+	mnl_socket_close(nl);
+	return r;
+}
