@@ -39,8 +39,9 @@ teardown()
 		modules_load
 		watch_start --json
 		demo_set 0 storm 2000 &
+		storm=$!
 		sleep 0.2
-		wait
+		wait "$storm"
 		modules_unload
 		watch_wait 20
 		assert_equal "$WATCH_STATUS" 1

@@ -62,10 +62,12 @@ teardown()
 	assert_output --regexp $'^power\\|/devices/platform/kevent-demo\\.1\\|temperature\\|43210\\|mdegC\\|platform\\|\\|%\\|[0-9]+\t[0-9]+\\.[0-9]+$'
 }
 
-@test "sequence numbers increase from one event to the next" {
+@test "sequence numbers increase from one event to the next, each with its value" {
 	watch_start --json --count 3
 	demo_set 0 temperature 1
+	watch_lines 1
 	demo_set 0 temperature 2
+	watch_lines 2
 	demo_set 1 temperature 3
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0

@@ -1,0 +1,160 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The test VM runner (scripts/vm/run, run-bats, scan-kernel-log): a guest
+# command's output and status come back; a failing command, a panic, a hang
+# or a kernel complaint fails the run. The VM tests boot QEMU once each
+# (about 15-30 s apiece under software emulation), so there are few of them.
+# shellcheck disable=SC2016,SC2154 # guest command lines; bats sets $stderr
+
+setup()
+{
+	load ../test_helper/common
+	vm=$KEVENT_TOP/scripts/vm
+	logs=$KEVENT_TOP/test/fixtures/vm/kernel-log
+	# Tests run from the work tree, which the guest sees at the same path.
+	cd "$KEVENT_TOP" || return
+}
+
+# vm_run ARGS...: scripts/vm/run with the console log in the test's tmpdir
+vm_run()
+{
+	run --separate-stderr "$vm/run" --log "$BATS_TEST_TMPDIR/console.log" "$@"
+}
+
+# Host-only tests of the kernel log scanner
+
+@test "a clean kernel log passes the scanner and prints nothing" {
+	run "$vm/scan-kernel-log" "$logs/clean.log"
+	assert_success
+	assert_output ''
+}
+
+@test "a kernel BUG is reported by the scanner with its line" {
+	run -1 "$vm/scan-kernel-log" "$logs/bug.log"
+	assert_output --partial 'BUG: kernel NULL pointer dereference'
+}
+
+@test "a kernel WARNING is reported by the scanner with its line" {
+	run -1 "$vm/scan-kernel-log" "$logs/warning.log"
+	assert_output --partial 'WARNING: CPU: 1 PID: 231 at kernel/kevent/core.c:412'
+}
+
+@test "an Oops is reported by the scanner with its line" {
+	run -1 "$vm/scan-kernel-log" "$logs/oops.log"
+	assert_output --partial 'Oops: 0000 [#1] PREEMPT SMP NOPTI'
+}
+
+@test "a KASAN report is reported by the scanner with its line" {
+	run -1 "$vm/scan-kernel-log" "$logs/kasan.log"
+	assert_output --partial 'KASAN: null-ptr-deref in range'
+}
+
+@test "a lockdep circular locking report is reported by the scanner" {
+	run -1 "$vm/scan-kernel-log" "$logs/lockdep.log"
+	assert_output --partial 'possible circular locking dependency detected'
+}
+
+@test "suspicious RCU usage is reported by the scanner" {
+	run -1 "$vm/scan-kernel-log" "$logs/rcu.log"
+	assert_output --partial 'suspicious RCU usage'
+}
+
+@test "the scanner reads standard input and prints only the offending lines" {
+	run -1 "$vm/scan-kernel-log" < <(cat "$logs/clean.log" "$logs/oops.log")
+	assert_equal "${#lines[@]}" 1
+	assert_output --partial 'Oops:'
+}
+
+@test "the scanner fails with status 2 on a file it cannot read" {
+	run -2 "$vm/scan-kernel-log" "$BATS_TEST_TMPDIR/missing.log"
+	assert_output --partial 'cannot read'
+}
+
+# Host-only tests of the runner's argument and setup checks
+
+@test "the runner without a command is a usage error and boots nothing" {
+	vm_run
+	assert_failure 2
+	assert_stderr_partial 'no command given'
+	[ ! -e "$BATS_TEST_TMPDIR/console.log" ]
+}
+
+@test "the runner refuses a timeout that is not a number" {
+	vm_run --timeout soon -- true
+	assert_failure 2
+	assert_stderr_partial "not a positive number: 'soon'"
+}
+
+@test "a working directory the guest cannot see fails the runner before booting" {
+	cd "$BATS_TEST_TMPDIR" || return
+	vm_run -- true
+	assert_failure 125
+	assert_stderr_partial "is not visible in the guest"
+	[ ! -e "$BATS_TEST_TMPDIR/console.log" ]
+}
+
+@test "a missing kernel image fails the runner with a message naming it" {
+	KEVENT_VM_KERNEL=$BATS_TEST_TMPDIR/vmlinuz vm_run -- true
+	assert_failure 125
+	assert_stderr_partial "kernel image $BATS_TEST_TMPDIR/vmlinuz not found"
+}
+
+# Tests that boot the VM
+
+@test "a guest command's output, working directory and status 0 come back" {
+	# The guest has its own /tmp: the directory must be in the work tree.
+	dir="$KEVENT_TOP/build/vm/harness work dir"
+	mkdir -p "$dir"
+	cd "$dir" || return
+	KEVENT_VM_PROBE='a b' KEVENT_PROBE='x  y' vm_run -- \
+		'echo "out $(pwd)"; echo err >&2;' \
+		'echo "probe=$KEVENT_VM_PROBE kevent=$KEVENT_PROBE";' \
+		'[ "$(id -u)" = 0 ] && [ -e /dev/fd/1 ] && uname -r'
+	assert_success
+	assert_line "out $dir"
+	assert_line err
+	assert_line "probe= kevent=x  y"
+	assert_line "$("$KEVENT_TOP/scripts/kernel-version")"
+	assert_equal "$stderr" ''
+	tr -d '\r' <"$BATS_TEST_TMPDIR/console.log" | grep -qx 'KEVENT-VM-EXIT=0'
+}
+
+@test "a failing guest command fails the runner with the command's status" {
+	vm_run -- false
+	assert_failure 1
+	assert_output ''
+}
+
+@test "a failing bats test in the guest fails run-bats and shows the TAP report" {
+	run --separate-stderr env KEVENT_VM_RUN_OPTS="--log $BATS_TEST_TMPDIR/console.log" \
+		"$vm/run-bats" test/fixtures/vm/passing.bats test/fixtures/vm/failing.bats
+	assert_failure 1
+	assert_line '1..4'
+	assert_line 'ok 1 the guest runs as root in the kevent test VM'
+	assert_line 'ok 2 the guest has /dev/fd, debugfs and a writable /tmp'
+	assert_line 'not ok 4 a test that fails on purpose'
+}
+
+@test "a guest kernel panic fails the runner with status 125 and says so" {
+	vm_run -- 'echo c > /proc/sysrq-trigger; sleep 60'
+	assert_failure 125
+	assert_stderr_partial 'guest kernel panicked'
+}
+
+@test "a hanging guest is stopped at the timeout and fails the runner" {
+	SECONDS=0
+	vm_run --timeout 30 -- sleep 1000
+	assert_failure 125
+	assert_stderr_partial 'guest timed out after 30s'
+	[ "$SECONDS" -lt 50 ]
+	run pgrep -f -- "file:$BATS_TEST_TMPDIR/console.log"
+	assert_failure 1
+}
+
+@test "a BUG in the guest's kernel log fails the runner although the command succeeded" {
+	vm_run -- 'echo "BUG: kevent harness probe" > /dev/kmsg; echo done'
+	assert_failure 125
+	assert_output 'done'
+	assert_stderr_partial 'BUG: kevent harness probe'
+	assert_stderr_partial 'guest kernel log reports problems, command exited 0'
+}
