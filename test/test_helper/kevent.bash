@@ -62,16 +62,16 @@ watch_start()
 	return 1
 }
 
-# watch_start_as USER ARGS...: watch_start as an unprivileged USER
+# watch_start_as UID ARGS...: watch_start as the unprivileged user UID
 watch_start_as()
 {
-	local user=$1 i
+	local uid=$1 i
 
 	shift
 	WATCH_OUT=$BATS_TEST_TMPDIR/watch.out
 	WATCH_ERR=$BATS_TEST_TMPDIR/watch.err
 	chmod 0777 "$BATS_TEST_TMPDIR"
-	setpriv --reuid="$user" --regid="$user" --clear-groups \
+	setpriv --reuid="$uid" --regid=65534 --clear-groups \
 		"$KEVENT_WATCH" "$@" > "$WATCH_OUT" 2> "$WATCH_ERR" 3>&- &
 	WATCH_PID=$!
 	for i in $(seq 100); do

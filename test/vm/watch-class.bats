@@ -28,7 +28,7 @@ teardown()
 group_id()
 {
 	genl ctrl get name kevent |
-		sed -nE "s/.*ID-(0x[0-9a-f]+) +name: $1\$/\\1/p"
+		sed -nE "s/.*ID-(0x[0-9a-f]+) +name: $1 *$/\\1/p"
 }
 
 # joined_groups PID: the union of the group bitmaps (first 32 groups, as

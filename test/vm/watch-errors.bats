@@ -16,7 +16,7 @@ teardown()
 }
 
 @test "calibration read by an unprivileged user is an event with error EACCES and no value" {
-	watch_start_as nobody --json --count 1
+	watch_start_as 65534 --json --count 1
 	demo_set 0 notify calibration
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0

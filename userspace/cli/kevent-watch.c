@@ -45,22 +45,19 @@ struct watch {
 };
 
 static const char usage_text[] =
-	"usage: " PROG " [--json | --format FMT] [--class LIST] [--attr GLOB]\n"
+	"Usage: " PROG " [--json | --format FMT] [--class LIST] [--attr GLOB]\n"
 	"                    [--path GLOB] [--subsystem NAME] [--count N]\n"
 	"                    [--timeout SEC] [--list | --coldplug]\n";
 
 static void print_help(void)
 {
-	fputs(usage_text, stdout);
-	fputs("\n"
-	      "Print kernel attribute events (kevent) as they happen, one line each,\n"
-	      "with the attribute's value read from sysfs when the line is printed.\n"
+	fputs("Usage: " PROG " [OPTIONS]\n"
+	      "Print kernel attribute events, with values read fresh from sysfs.\n"
 	      "\n"
 	      "  -j, --json          one JSON object per line\n"
-	      "  -f, --format FMT    custom lines: %s seq, %t time, %c class, %p path,\n"
-	      "                      %a attribute, %v value, %u unit, %S subsystem,\n"
-	      "                      %e error name, %% percent; \\n \\t \\\\ escapes;\n"
-	      "                      a newline is added after each line\n"
+	      "  -f, --format FMT    %s seq  %t time  %c class  %p path  %a attribute\n"
+	      "                      %v value  %u unit  %S subsystem  %e error  %%\n"
+	      "                      and \\n \\t \\\\ escapes; a newline ends each line\n"
 	      "  -c, --class LIST    only these classes (comma-separated): general,\n"
 	      "                      storage, power, fs, hotplug, net\n"
 	      "      --attr GLOB     only attributes matching GLOB (repeatable)\n"
@@ -70,18 +67,12 @@ static void print_help(void)
 	      "  -t, --timeout SEC   exit after SEC seconds (fractions allowed)\n"
 	      "  -l, --list          print every annotated source and its value, exit\n"
 	      "      --coldplug      print every annotated source, then watch\n"
-	      "  -h, --help          show this help\n"
-	      "  -V, --version       show the version\n"
+	      "  -h, --help          this help     -V, --version   the version\n"
 	      "\n"
-	      "Lines (time: seconds since boot, CLOCK_BOOTTIME):\n"
-	      "  KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE [UNIT] [(SUBSYSTEM)] [coalesced=N]\n"
-	      "  STATE[TIME] CLASS PATH ATTR=VALUE [UNIT] [(SUBSYSTEM)]\n"
-	      "  OVERRUN lost=N|unknown    events were lost; STATE lines follow\n"
-	      "An unreadable value shows as ATTR=<error: ENAME>. Control bytes are\n"
-	      "escaped as \\n \\t \\\\ \\xHH.\n"
-	      "\n"
-	      "Exit status: 0 done (count, timeout, signal, closed output),\n"
-	      "1 runtime failure, 2 usage error.\n",
+	      "KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE [UNIT] [(SUBSYSTEM)] [coalesced=N]\n"
+	      "STATE[TIME] ... and OVERRUN lost=N|unknown (STATE lines follow).\n"
+	      "TIME counts seconds since boot; an unreadable value is <error: ENAME>.\n"
+	      "Exit status: 0 done, 1 runtime failure, 2 usage error.\n",
 	      stdout);
 }
 
