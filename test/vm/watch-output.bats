@@ -53,10 +53,12 @@ teardown()
 }
 
 @test "a temperature write is one --format line with every placeholder expanded" {
-	watch_start --timeout 3 --format '%c|%p|%a|%v|%u|%S|%e|%%|%s\t%t\n'
+	watch_start --timeout 3 --format '%c|%p|%a|%v|%u|%S|%e|%%|%s\t%t'
 	demo_set 1 temperature 43210
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
+	run wc -l < "$WATCH_OUT"
+	assert_output 1
 	run cat "$WATCH_OUT"
 	assert_equal "${#lines[@]}" 1
 	assert_output --regexp $'^power\\|/devices/platform/kevent-demo\\.1\\|temperature\\|43210\\|mdegC\\|platform\\|\\|%\\|[0-9]+\t[0-9]+\\.[0-9]+$'
@@ -104,7 +106,7 @@ teardown()
 
 @test "a label with control bytes and non-ASCII text is escaped C-style in --format and human output" {
 	label=$'a "q" b\\s\tt\xc3\xa9\x01'
-	watch_start --count 1 --format '[%v]\n'
+	watch_start --count 1 --format '[%v]'
 	demo_set 0 label "$label"
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
