@@ -44,6 +44,7 @@ is_waiting()
 
 # watch_start ARGS...: run kevent-watch ARGS in the background, its stdout
 # in $WATCH_OUT and stderr in $WATCH_ERR; return once it waits for events
+# (within WATCH_START_SECS, 10 by default)
 watch_start()
 {
 	local i
@@ -52,7 +53,7 @@ watch_start()
 	WATCH_ERR=$BATS_TEST_TMPDIR/watch.err
 	"$KEVENT_WATCH" "$@" > "$WATCH_OUT" 2> "$WATCH_ERR" 3>&- &
 	WATCH_PID=$!
-	for i in $(seq 100); do
+	for i in $(seq $((${WATCH_START_SECS:-10} * 10))); do
 		is_waiting "$WATCH_PID" && return 0
 		kill -0 "$WATCH_PID" 2>/dev/null || break
 		sleep 0.1
@@ -74,7 +75,7 @@ watch_start_as()
 	setpriv --reuid="$uid" --regid=65534 --clear-groups \
 		"$KEVENT_WATCH" "$@" > "$WATCH_OUT" 2> "$WATCH_ERR" 3>&- &
 	WATCH_PID=$!
-	for i in $(seq 100); do
+	for i in $(seq $((${WATCH_START_SECS:-10} * 10))); do
 		is_waiting "$WATCH_PID" && return 0
 		kill -0 "$WATCH_PID" 2>/dev/null || break
 		sleep 0.1
