@@ -13,6 +13,13 @@
  *   unplug       write 1: notify temperature, then unregister the device
  *   notify       write an attribute name: kevent_notify() it once, the write
  *                failing with its error
+ *
+ * Each sensor also registers an hwmon device "kevent_demo" below its platform
+ * device, with temp1_input (the temperature), temp1_max (writable by root,
+ * 80000 at first) and temp1_alarm (1 while the temperature is above
+ * temp1_max). When a change of the temperature or of temp1_max flips
+ * temp1_alarm, a work item calls hwmon_notify_event(), which sends a change
+ * uevent with NAME=temp1_alarm and wakes poll()ers of temp1_alarm.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -21,6 +28,7 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/hwmon.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -32,6 +40,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include <kevent.h>
 
@@ -40,6 +49,7 @@
 #define KEVENT_DEMO_LABEL_MAX		255
 #define KEVENT_DEMO_NOTIFY_MAX		64
 #define KEVENT_DEMO_TEMPERATURE		25000
+#define KEVENT_DEMO_TEMP_MAX		80000
 
 enum kevent_demo_attr {
 	KEVENT_DEMO_ATTR_TEMPERATURE,
@@ -58,6 +68,10 @@ enum kevent_demo_attr {
  * @label_len: length of @label
  * @unplugged: the device is going away; its attributes read -ENODEV
  * @src: the attributes' event sources while the driver is bound
+ * @temp_max: the hwmon temp1_max, millidegrees Celsius
+ * @alarm: the hwmon temp1_alarm as last computed: @temperature > @temp_max
+ * @hwmon: the hwmon device while the driver is bound, else NULL
+ * @alarm_work: sends the hwmon notification of a change of @alarm
  * @pdev: the platform device, NULL once unplugged; under kevent_demo_lock
  */
 struct kevent_demo_sensor {
@@ -68,6 +82,10 @@ struct kevent_demo_sensor {
 	size_t label_len;
 	bool unplugged;
 	struct kevent_source *src[KEVENT_DEMO_NR_ATTRS];
+	int temp_max;
+	bool alarm;
+	struct device *hwmon;
+	struct work_struct alarm_work;
 	struct platform_device *pdev;
 };
 
@@ -89,6 +107,40 @@ static void kevent_demo_notify(struct kevent_demo_sensor *s,
 
 	if (s->src[attr])
 		kevent_source_notify(s->src[attr]);
+}
+
+/*
+ * Recompute the alarm after a change of the temperature or of its maximum;
+ * if it flipped, have the work item notify it. @s->lock is held: any context.
+ */
+static void kevent_demo_update_alarm(struct kevent_demo_sensor *s)
+{
+	bool alarm = s->temperature > s->temp_max;
+
+	lockdep_assert_held(&s->lock);
+
+	if (alarm == s->alarm)
+		return;
+	s->alarm = alarm;
+	if (s->hwmon)
+		schedule_work(&s->alarm_work);
+}
+
+/* Process context: hwmon_notify_event() sends a uevent, which may sleep */
+static void kevent_demo_alarm_work(struct work_struct *work)
+{
+	struct kevent_demo_sensor *s =
+		container_of(work, struct kevent_demo_sensor, alarm_work);
+	struct device *hwmon;
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	hwmon = s->hwmon;
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	/* kevent_demo_hwmon_detach() waits for this before it goes away */
+	if (hwmon)
+		hwmon_notify_event(hwmon, hwmon_temp, hwmon_temp_alarm, 0);
 }
 
 static ssize_t temperature_show(struct device *dev,
@@ -163,6 +215,112 @@ static const struct attribute_group kevent_demo_group = {
 	.attrs = kevent_demo_attrs,
 };
 
+static umode_t kevent_demo_hwmon_is_visible(const void *data,
+					    enum hwmon_sensor_types type,
+					    u32 attr, int channel)
+{
+	if (type != hwmon_temp)
+		return 0;
+
+	switch (attr) {
+	case hwmon_temp_input:
+	case hwmon_temp_alarm:
+		return 0444;
+	case hwmon_temp_max:
+		return 0644;
+	default:
+		return 0;
+	}
+}
+
+static int kevent_demo_hwmon_read(struct device *dev,
+				  enum hwmon_sensor_types type, u32 attr,
+				  int channel, long *val)
+{
+	struct kevent_demo_sensor *s = dev_get_drvdata(dev);
+	unsigned long flags;
+	int ret = 0;
+
+	if (type != hwmon_temp)
+		return -EOPNOTSUPP;
+
+	spin_lock_irqsave(&s->lock, flags);
+	if (s->unplugged) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
+	switch (attr) {
+	case hwmon_temp_input:
+		*val = s->temperature;
+		break;
+	case hwmon_temp_max:
+		*val = s->temp_max;
+		break;
+	case hwmon_temp_alarm:
+		*val = s->temperature > s->temp_max;
+		break;
+	default:
+		ret = -EOPNOTSUPP;
+		break;
+	}
+out_unlock:
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	return ret;
+}
+
+static int kevent_demo_hwmon_write(struct device *dev,
+				   enum hwmon_sensor_types type, u32 attr,
+				   int channel, long val)
+{
+	struct kevent_demo_sensor *s = dev_get_drvdata(dev);
+	unsigned long flags;
+	int ret = 0;
+
+	if (type != hwmon_temp || attr != hwmon_temp_max)
+		return -EOPNOTSUPP;
+
+	spin_lock_irqsave(&s->lock, flags);
+	if (s->unplugged) {
+		ret = -ENODEV;
+	} else {
+		s->temp_max = clamp_val(val, INT_MIN, INT_MAX);
+		kevent_demo_update_alarm(s);
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	return ret;
+}
+
+static const struct hwmon_ops kevent_demo_hwmon_ops = {
+	.is_visible = kevent_demo_hwmon_is_visible,
+	.read = kevent_demo_hwmon_read,
+	.write = kevent_demo_hwmon_write,
+};
+
+static const struct hwmon_channel_info *kevent_demo_hwmon_info[] = {
+	HWMON_CHANNEL_INFO(temp, HWMON_T_INPUT | HWMON_T_MAX | HWMON_T_ALARM),
+	NULL
+};
+
+static const struct hwmon_chip_info kevent_demo_hwmon_chip = {
+	.ops = &kevent_demo_hwmon_ops,
+	.info = kevent_demo_hwmon_info,
+};
+
+/* Runs before the hwmon device is unregistered: no notification after it */
+static void kevent_demo_hwmon_detach(void *data)
+{
+	struct kevent_demo_sensor *s = data;
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	s->hwmon = NULL;
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	cancel_work_sync(&s->alarm_work);
+}
+
 static void kevent_demo_detach(void *data)
 {
 	struct kevent_demo_sensor *s = data;
@@ -178,6 +336,7 @@ static int kevent_demo_probe(struct platform_device *pdev)
 	struct kevent_source *src[KEVENT_DEMO_NR_ATTRS];
 	struct device *dev = &pdev->dev;
 	struct kevent_demo_sensor *s;
+	struct device *hwmon;
 	unsigned long flags;
 	int ret;
 	int i;
@@ -207,6 +366,22 @@ static int kevent_demo_probe(struct platform_device *pdev)
 
 	spin_lock_irqsave(&s->lock, flags);
 	memcpy(s->src, src, sizeof(s->src));
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	hwmon = devm_hwmon_device_register_with_info(dev, "kevent_demo", s,
+						     &kevent_demo_hwmon_chip,
+						     NULL);
+	if (IS_ERR(hwmon))
+		return dev_err_probe(dev, PTR_ERR(hwmon),
+				     "cannot register the hwmon device\n");
+
+	/* Released before the hwmon device: the work item stops first */
+	ret = devm_add_action_or_reset(dev, kevent_demo_hwmon_detach, s);
+	if (ret)
+		return ret;
+
+	spin_lock_irqsave(&s->lock, flags);
+	s->hwmon = hwmon;
 	spin_unlock_irqrestore(&s->lock, flags);
 
 	return 0;
@@ -250,6 +425,7 @@ static ssize_t kevent_demo_temperature_write(struct file *file,
 	} else {
 		s->temperature = temperature;
 		kevent_demo_notify(s, KEVENT_DEMO_ATTR_TEMPERATURE);
+		kevent_demo_update_alarm(s);
 		ret = count;
 	}
 	spin_unlock_irqrestore(&s->lock, flags);
@@ -336,6 +512,7 @@ static ssize_t kevent_demo_storm_write(struct file *file,
 		}
 		s->temperature++;
 		kevent_demo_notify(s, KEVENT_DEMO_ATTR_TEMPERATURE);
+		kevent_demo_update_alarm(s);
 		spin_unlock_irqrestore(&s->lock, flags);
 
 		if (!(i % 1024)) {
@@ -488,7 +665,9 @@ static int __init kevent_demo_init(void)
 		struct kevent_demo_sensor *s = &kevent_demo_sensors[i];
 
 		spin_lock_init(&s->lock);
+		INIT_WORK(&s->alarm_work, kevent_demo_alarm_work);
 		s->temperature = KEVENT_DEMO_TEMPERATURE;
+		s->temp_max = KEVENT_DEMO_TEMP_MAX;
 		s->label_len = scnprintf(s->label, sizeof(s->label),
 					 "sensor %u", i);
 	}

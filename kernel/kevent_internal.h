@@ -35,6 +35,22 @@ struct kevent_source {
 	u32 attr_id;
 };
 
+/**
+ * struct kevent_replay_entry - an event held for late listeners
+ * @seq: its sequence number
+ * @timestamp: CLOCK_BOOTTIME of the event, nanoseconds
+ * @path: kobject path below /sys, owned by the entry
+ * @attr_id: registry id of the attribute
+ * @coalesced: notifications folded into the event
+ */
+struct kevent_replay_entry {
+	u64 seq;
+	u64 timestamp;
+	char *path;
+	u32 attr_id;
+	u32 coalesced;
+};
+
 /* kevent_main.c */
 extern struct workqueue_struct *kevent_wq;
 extern atomic64_t kevent_stat_sent;
@@ -52,6 +68,16 @@ extern struct list_head kevent_sources;
 extern unsigned int kevent_sources_count;
 extern unsigned int kevent_sources_gen;
 void kevent_sources_release_all(void);
+
+/* kevent_replay.c */
+int kevent_replay_init(void);
+void kevent_replay_exit(void);
+void kevent_replay_record(u64 seq, u64 timestamp, const char *path,
+			  u32 attr_id, u32 coalesced);
+int kevent_replay_foreach(u64 after,
+			  int (*fn)(const struct kevent_replay_entry *entry,
+				    void *data),
+			  void *data);
 
 /* kevent_netlink.c */
 int kevent_netlink_init(void);

@@ -32,12 +32,18 @@ static int __init kevent_init(void)
 	if (!kevent_wq)
 		return -ENOMEM;
 
-	ret = kevent_netlink_init();
+	ret = kevent_replay_init();
 	if (ret)
 		goto out_destroy_wq;
 
+	ret = kevent_netlink_init();
+	if (ret)
+		goto out_replay_exit;
+
 	return 0;
 
+out_replay_exit:
+	kevent_replay_exit();
 out_destroy_wq:
 	destroy_workqueue(kevent_wq);
 
@@ -50,6 +56,7 @@ static void __exit kevent_exit(void)
 	kevent_sources_release_all();
 	kevent_netlink_exit();
 	destroy_workqueue(kevent_wq);
+	kevent_replay_exit();
 }
 
 module_init(kevent_init);

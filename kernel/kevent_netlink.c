@@ -55,14 +55,29 @@ static int kevent_put_attr(struct sk_buff *msg, const char *path, u32 attr_id)
 	return 0;
 }
 
+/* The attributes of an event message, for the multicast and the replay */
+static int kevent_put_event(struct sk_buff *msg, u64 seq, u64 timestamp,
+			    const char *path, u32 attr_id, u32 coalesced)
+{
+	if (nla_put_u64_64bit(msg, KEVENT_A_SEQ, seq, KEVENT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KEVENT_A_TIMESTAMP, timestamp,
+			      KEVENT_A_PAD) ||
+	    kevent_put_attr(msg, path, attr_id) ||
+	    nla_put_u32(msg, KEVENT_A_COALESCED, coalesced))
+		return -EMSGSIZE;
+
+	return 0;
+}
+
 /**
  * kevent_emit - send an event to the multicast group of its class
  * @path: kobject path below /sys
  * @attr_id: registry id of the attribute
  * @coalesced: number of notifications folded into this event
  *
- * Every event takes a sequence number, even when nobody listens and the
- * message is not built; it then counts as sent.
+ * Every event takes a sequence number and is recorded in the replay ring,
+ * even when nobody listens and the message is not built; it then counts as
+ * sent.
  *
  * Context: Process context.
  */
@@ -71,13 +86,15 @@ void kevent_emit(const char *path, u32 attr_id, u32 coalesced)
 	enum kevent_class class = kevent_registry_class(attr_id);
 	const char *name = kevent_registry_name(attr_id);
 	struct sk_buff *msg;
+	u64 seq, timestamp;
 	void *hdr;
-	u64 seq;
 	int ret;
 
 	mutex_lock(&kevent_emit_lock);
 
 	seq = atomic64_inc_return(&kevent_seq);
+	timestamp = ktime_get_boottime_ns();
+	kevent_replay_record(seq, timestamp, path, attr_id, coalesced);
 
 	if (!genl_has_listeners(&kevent_family, &init_net, class)) {
 		atomic64_inc(&kevent_stat_sent);
@@ -92,11 +109,7 @@ void kevent_emit(const char *path, u32 attr_id, u32 coalesced)
 	if (!hdr)
 		goto out_free_msg;
 
-	if (nla_put_u64_64bit(msg, KEVENT_A_SEQ, seq, KEVENT_A_PAD) ||
-	    nla_put_u64_64bit(msg, KEVENT_A_TIMESTAMP, ktime_get_boottime_ns(),
-			      KEVENT_A_PAD) ||
-	    kevent_put_attr(msg, path, attr_id) ||
-	    nla_put_u32(msg, KEVENT_A_COALESCED, coalesced))
+	if (kevent_put_event(msg, seq, timestamp, path, attr_id, coalesced))
 		goto out_cancel_msg;
 
 	genlmsg_end(msg, hdr);
@@ -171,6 +184,94 @@ static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/**
+ * struct kevent_replay_dump - state of a replay dump, in &netlink_callback.ctx
+ * @last: sequence number of the last event sent, at first the request's
+ */
+struct kevent_replay_dump {
+	u64 last;
+};
+
+static_assert(sizeof(struct kevent_replay_dump) <=
+	      sizeof_field(struct netlink_callback, ctx));
+
+/**
+ * struct kevent_replay_fill - one part of a replay dump
+ * @skb: the message being filled
+ * @cb: the dump
+ * @resumed: no event was looked at yet in this part, and it is not the first
+ */
+struct kevent_replay_fill {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	bool resumed;
+};
+
+static int kevent_nl_get_replay_start(struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct kevent_replay_dump *ctx = (struct kevent_replay_dump *)cb->ctx;
+	struct nlattr *after = info->attrs[KEVENT_A_SEQ];
+
+	ctx->last = after ? nla_get_u64(after) : 0;
+	/* Changed when events are lost within the dump: NLM_F_DUMP_INTR */
+	cb->seq = 1;
+
+	return 0;
+}
+
+static int kevent_replay_fill_one(const struct kevent_replay_entry *entry,
+				  void *data)
+{
+	struct kevent_replay_fill *fill = data;
+	struct netlink_callback *cb = fill->cb;
+	struct kevent_replay_dump *ctx = (struct kevent_replay_dump *)cb->ctx;
+	void *hdr;
+
+	/* Events that left the ring between two parts of the dump are lost */
+	if (fill->resumed && entry->seq != ctx->last + 1)
+		cb->seq++;
+	fill->resumed = false;
+
+	hdr = genlmsg_put(fill->skb, NETLINK_CB(cb->skb).portid,
+			  cb->nlh->nlmsg_seq, &kevent_family, NLM_F_MULTI,
+			  KEVENT_CMD_GET_REPLAY);
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(cb, hdr);
+
+	if (kevent_put_event(fill->skb, entry->seq, entry->timestamp,
+			     entry->path, entry->attr_id, entry->coalesced)) {
+		genlmsg_cancel(fill->skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(fill->skb, hdr);
+	ctx->last = entry->seq;
+
+	return 0;
+}
+
+static int kevent_nl_get_replay_dumpit(struct sk_buff *skb,
+				       struct netlink_callback *cb)
+{
+	struct kevent_replay_dump *ctx = (struct kevent_replay_dump *)cb->ctx;
+	struct kevent_replay_fill fill = {
+		.skb = skb,
+		.cb = cb,
+		/* A part after the first one follows a full message */
+		.resumed = cb->prev_seq != 0,
+	};
+	int ret;
+
+	ret = kevent_replay_foreach(ctx->last, kevent_replay_fill_one, &fill);
+
+	/* An event too large for an empty message would never be sent */
+	if (ret && !skb->len)
+		return ret;
+
+	return skb->len;
+}
+
 static int kevent_nl_get_stats_doit(struct sk_buff *skb,
 				    struct genl_info *info)
 {
@@ -220,6 +321,11 @@ static const struct nla_policy kevent_get_sources_policy[KEVENT_A_CLASS + 1] = {
 	[KEVENT_A_CLASS] = NLA_POLICY_MAX(NLA_U32, KEVENT_CLASS_MAX),
 };
 
+/* GET_REPLAY takes an optional sequence number: only events after it */
+static const struct nla_policy kevent_get_replay_policy[KEVENT_A_SEQ + 1] = {
+	[KEVENT_A_SEQ] = { .type = NLA_U64 },
+};
+
 /* Requests without a policy take no attributes: the core rejects any */
 static const struct genl_ops kevent_ops[] = {
 	{
@@ -227,6 +333,13 @@ static const struct genl_ops kevent_ops[] = {
 		.dumpit		= kevent_nl_get_sources_dumpit,
 		.policy		= kevent_get_sources_policy,
 		.maxattr	= ARRAY_SIZE(kevent_get_sources_policy) - 1,
+	},
+	{
+		.cmd		= KEVENT_CMD_GET_REPLAY,
+		.start		= kevent_nl_get_replay_start,
+		.dumpit		= kevent_nl_get_replay_dumpit,
+		.policy		= kevent_get_replay_policy,
+		.maxattr	= ARRAY_SIZE(kevent_get_replay_policy) - 1,
 	},
 	{
 		.cmd		= KEVENT_CMD_GET_STATS,

@@ -131,6 +131,7 @@ static void test_errno_name(void)
 
 static const struct record event_record = {
 	.type = RECORD_EVENT,
+	.source = "kevent",
 	.seq = 42,
 	.time_ns = 123456789012ULL,
 	.cls = "power",
@@ -158,7 +159,8 @@ static void test_records(void)
 	record_json(&sb, &r);
 	CHECK_STR(
 		sbuf_str(&sb),
-		"{\"type\":\"event\",\"seq\":42,\"time\":123.456789,"
+		"{\"type\":\"event\",\"source\":\"kevent\",\"seq\":42,"
+		"\"time\":123.456789,"
 		"\"class\":\"power\",\"path\":\"/devices/platform/kevent-demo.0\","
 		"\"attr\":\"temperature\",\"value\":\"47000\",\"unit\":\"mdegC\","
 		"\"subsystem\":\"platform\",\"coalesced\":3}\n");
@@ -179,7 +181,8 @@ static void test_records(void)
 	record_json(&sb, &r);
 	CHECK_STR(
 		sbuf_str(&sb),
-		"{\"type\":\"event\",\"seq\":42,\"time\":123.456789,"
+		"{\"type\":\"event\",\"source\":\"kevent\",\"seq\":42,"
+		"\"time\":123.456789,"
 		"\"class\":\"power\",\"path\":\"/devices/platform/kevent-demo.0\","
 		"\"attr\":\"temperature\",\"value\":null,\"error\":\"EACCES\","
 		"\"unit\":null,\"subsystem\":null,\"coalesced\":0}\n");
@@ -200,7 +203,7 @@ static void test_records(void)
 	record_json(&sb, &r);
 	CHECK_STR(
 		sbuf_str(&sb),
-		"{\"type\":\"state\",\"time\":123.456789,"
+		"{\"type\":\"state\",\"source\":\"kevent\",\"time\":123.456789,"
 		"\"class\":\"power\",\"path\":\"/devices/platform/kevent-demo.0\","
 		"\"attr\":\"label\",\"value\":\"line\\n\\\"two\\\"\",\"unit\":null,"
 		"\"subsystem\":\"platform\"}\n");
@@ -210,6 +213,55 @@ static void test_records(void)
 	CHECK_STR(sbuf_str(&sb),
 		  "STATE[123.456789] power /devices/platform/kevent-demo.0 "
 		  "label=line\\n\"two\" (platform)\n");
+	sbuf_reset(&sb);
+
+	/* Stock sources: their own text prefix; no class; poll: no seq */
+	r = event_record;
+	r.source = "uevent";
+	r.cls = NULL;
+	r.path = "/devices/platform/kevent-demo.0/hwmon/hwmon1";
+	r.attr = "temp1_alarm";
+	r.value = "1";
+	r.value_len = 1;
+	r.unit = NULL;
+	r.subsystem = "hwmon";
+	r.coalesced = 0;
+	record_json(&sb, &r);
+	CHECK_STR(
+		sbuf_str(&sb),
+		"{\"type\":\"event\",\"source\":\"uevent\",\"seq\":42,"
+		"\"time\":123.456789,\"class\":null,"
+		"\"path\":\"/devices/platform/kevent-demo.0/hwmon/hwmon1\","
+		"\"attr\":\"temp1_alarm\",\"value\":\"1\",\"unit\":null,"
+		"\"subsystem\":\"hwmon\",\"coalesced\":0}\n");
+	sbuf_reset(&sb);
+	record_text(&sb, &r);
+	CHECK_STR(sbuf_str(&sb),
+		  "UEVENT[123.456789] 42 - "
+		  "/devices/platform/kevent-demo.0/hwmon/hwmon1 "
+		  "temp1_alarm=1 (hwmon)\n");
+	sbuf_reset(&sb);
+	r.source = "poll";
+	r.no_seq = true;
+	r.seq = 0;
+	r.subsystem = NULL;
+	record_json(&sb, &r);
+	CHECK_STR(
+		sbuf_str(&sb),
+		"{\"type\":\"event\",\"source\":\"poll\",\"seq\":null,"
+		"\"time\":123.456789,\"class\":null,"
+		"\"path\":\"/devices/platform/kevent-demo.0/hwmon/hwmon1\","
+		"\"attr\":\"temp1_alarm\",\"value\":\"1\",\"unit\":null,"
+		"\"subsystem\":null,\"coalesced\":0}\n");
+	sbuf_reset(&sb);
+	record_text(&sb, &r);
+	CHECK_STR(sbuf_str(&sb),
+		  "POLL[123.456789] - - "
+		  "/devices/platform/kevent-demo.0/hwmon/hwmon1 "
+		  "temp1_alarm=1\n");
+	sbuf_reset(&sb);
+	format_expand(&sb, "[%s|%c|%a]", &r);
+	CHECK_STR(sbuf_str(&sb), "[||temp1_alarm]\n");
 	sbuf_reset(&sb);
 
 	overrun_json(&sb, -1);
@@ -422,6 +474,70 @@ static void test_options(void)
 	CHECK(refused("--json: takes no value", ARGS("--json=yes")));
 	CHECK(refused("unexpected argument 'extra'", ARGS("--json", "extra")));
 	CHECK(refused("cannot be used together", ARGS("--list", "--coldplug")));
+
+	/* --poll FILE... takes the arguments after the options too */
+	CHECK(parse_args(&o, err, sizeof(err),
+			 ARGS("--poll", "/sys/a", "/sys/b", "--json",
+			      "--poll", "/sys/c", "--uevent")) == 0 &&
+	      o.uevent && o.json && o.n_poll_files == 3 &&
+	      strcmp(o.poll_files[0], "/sys/a") == 0 &&
+	      strcmp(o.poll_files[1], "/sys/c") == 0 &&
+	      strcmp(o.poll_files[2], "/sys/b") == 0);
+	watch_options_free(&o);
+	CHECK(parse_args(&o, err, sizeof(err), ARGS("--uevent")) == 0 &&
+	      o.uevent && o.n_poll_files == 0);
+	watch_options_free(&o);
+	CHECK(refused("--poll: missing value", ARGS("--poll")));
+	CHECK(refused("--uevent: takes no value", ARGS("--uevent=1")));
+	CHECK(refused("cannot be used with --list",
+		      ARGS("--uevent", "--list")));
+	CHECK(refused("cannot be used with --list",
+		      ARGS("--poll", "/sys/a", "--coldplug")));
+}
+
+/* --replay[=SEQ] and parse_seq() */
+static void test_replay_options(void)
+{
+	struct watch_options o;
+	char err[256];
+	uint64_t n = 1;
+
+	CHECK(parse_seq("0", &n, err, sizeof(err)) == 0 && n == 0);
+	CHECK(parse_seq("42", &n, err, sizeof(err)) == 0 && n == 42);
+	CHECK(parse_seq("18446744073709551615", &n, err, sizeof(err)) == 0 &&
+	      n == UINT64_MAX);
+	CHECK(parse_seq("18446744073709551616", &n, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--replay") && strstr(err, "'18446744073709551616'"));
+	CHECK(parse_seq("", &n, err, sizeof(err)) == -1);
+	CHECK(parse_seq("-1", &n, err, sizeof(err)) == -1);
+	CHECK(parse_seq("+1", &n, err, sizeof(err)) == -1);
+	CHECK(parse_seq("1x", &n, err, sizeof(err)) == -1);
+	CHECK(parse_seq(" 1", &n, err, sizeof(err)) == -1);
+
+	CHECK(parse_args(&o, err, sizeof(err), ARGS("--replay")) == 0 &&
+	      o.replay && o.replay_after == 0);
+	watch_options_free(&o);
+	CHECK(parse_args(&o, err, sizeof(err), ARGS("--replay=17", "--json")) ==
+		      0 &&
+	      o.replay && o.replay_after == 17 && o.json);
+	watch_options_free(&o);
+	CHECK(parse_args(&o, err, sizeof(err),
+			 ARGS("--coldplug", "--replay", "--count", "3")) == 0 &&
+	      o.replay && o.coldplug && o.count == 3);
+	watch_options_free(&o);
+	CHECK(parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 &&
+	      !o.replay);
+	watch_options_free(&o);
+
+	CHECK(refused("--replay: invalid value 'x'", ARGS("--replay=x")));
+	CHECK(refused("--replay: invalid value ''", ARGS("--replay=")));
+	/* The value is optional, so it must be attached with '=' */
+	CHECK(refused("unexpected argument '5'", ARGS("--replay", "5")));
+	CHECK(refused("--replay cannot be used with --list",
+		      ARGS("--list", "--replay")));
+
+	/* Checked before the kernel is asked */
+	CHECK(kevent_replay_foreach(0, NULL, NULL) == -EINVAL);
 }
 
 static void test_path_validation(void)
@@ -739,6 +855,99 @@ static void test_attr_read(void)
 	run(cmd);
 }
 
+/* Events of the stock sources, and their monitors' arguments. */
+static void test_stock(void)
+{
+	struct kevent_uevent_monitor *um = NULL;
+	struct kevent_poll_monitor *pm = NULL;
+	struct kevent_event *ev = NULL;
+	int r;
+
+	CHECK(kevent_attribute_class("temperature") == KEVENT_CLASS_POWER);
+	CHECK(kevent_attribute_class("mtu") == KEVENT_CLASS_NET);
+	CHECK(kevent_attribute_class("temp1_alarm") == KEVENT_CLASS_UNKNOWN);
+	CHECK(kevent_attribute_class(NULL) == KEVENT_CLASS_UNKNOWN);
+	CHECK(kevent_class_to_string(KEVENT_CLASS_UNKNOWN) == NULL);
+	CHECK_STR(kevent_event_source_to_string(KEVENT_EVENT_SOURCE_KEVENT),
+		  "kevent");
+	CHECK_STR(kevent_event_source_to_string(KEVENT_EVENT_SOURCE_UEVENT),
+		  "uevent");
+	CHECK_STR(kevent_event_source_to_string(KEVENT_EVENT_SOURCE_POLL),
+		  "poll");
+	CHECK(kevent_event_source_to_string(99) == NULL);
+
+	CHECK(kevent_event_new_stock(KEVENT_EVENT_SOURCE_UEVENT, 7,
+				     "/devices/x/hwmon/hwmon0", "temperature",
+				     "hwmon", &ev) == 0);
+	if (ev) {
+		CHECK(kevent_event_get_source(ev) == KEVENT_EVENT_SOURCE_UEVENT);
+		CHECK(kevent_event_get_seq(ev) == 7);
+		CHECK(kevent_event_get_class(ev) == KEVENT_CLASS_POWER);
+		CHECK(kevent_event_get_attr_id(ev) == UINT32_MAX);
+		CHECK(kevent_event_get_timestamp(ev) > 0);
+		CHECK_STR(kevent_event_get_path(ev), "/devices/x/hwmon/hwmon0");
+		CHECK_STR(kevent_event_get_attr(ev), "temperature");
+		CHECK_STR(kevent_event_get_subsystem(ev), "hwmon");
+		ev = kevent_event_unref(ev);
+	}
+	CHECK(kevent_event_new_stock(KEVENT_EVENT_SOURCE_POLL, 0, "/devices/x",
+				     "temp1_alarm", NULL, &ev) == 0);
+	if (ev) {
+		CHECK(kevent_event_get_class(ev) == KEVENT_CLASS_UNKNOWN);
+		CHECK(kevent_event_get_subsystem(ev) == NULL);
+		ev = kevent_event_unref(ev);
+	}
+	CHECK(kevent_event_new_stock(KEVENT_EVENT_SOURCE_UEVENT, 1,
+				     "/devices/../etc", "x", NULL, &ev) ==
+	      -EINVAL);
+	CHECK(kevent_event_new_stock(KEVENT_EVENT_SOURCE_UEVENT, 1, "/devices",
+				     "a/b", NULL, &ev) == -EINVAL);
+	CHECK(ev == NULL);
+
+	CHECK(kevent_uevent_monitor_unref(NULL) == NULL);
+	CHECK(kevent_uevent_monitor_get_fd(NULL) == -EINVAL);
+	CHECK(kevent_uevent_monitor_receive(NULL, &ev) == -EINVAL);
+	CHECK(kevent_uevent_monitor_new(NULL) == -EINVAL);
+	CHECK(kevent_poll_monitor_unref(NULL) == NULL);
+	CHECK(kevent_poll_monitor_get_fd(NULL) == -EINVAL);
+	CHECK(kevent_poll_monitor_receive(NULL, &ev) == -EINVAL);
+	CHECK(kevent_poll_monitor_new(NULL) == -EINVAL);
+	CHECK(kevent_poll_monitor_add(NULL, "/sys/x") == -EINVAL);
+
+	CHECK(kevent_poll_monitor_new(&pm) == 0);
+	if (pm) {
+		CHECK(kevent_poll_monitor_get_fd(pm) >= 0);
+		CHECK(kevent_poll_monitor_add(pm, NULL) == -EINVAL);
+		CHECK(kevent_poll_monitor_add(pm, "/etc/passwd") == -EXDEV);
+		CHECK(kevent_poll_monitor_add(pm, "/sys") == -EXDEV);
+		CHECK(kevent_poll_monitor_add(pm, "/sys/../etc/passwd") ==
+		      -EXDEV);
+		CHECK(kevent_poll_monitor_add(pm, "/sys/kevent-no-such") ==
+		      -ENOENT);
+		if (access("/sys/kernel/uevent_seqnum", R_OK) == 0) {
+			CHECK(kevent_poll_monitor_add(
+				      pm, "/sys/kernel/uevent_seqnum") == 0);
+			CHECK(kevent_poll_monitor_add(
+				      pm, "/sys/kernel/../kernel/uevent_seqnum") ==
+			      -EEXIST);
+			CHECK(kevent_poll_monitor_add(pm, "/sys/kernel/mm") ==
+			      -EISDIR);
+		}
+		CHECK(kevent_poll_monitor_receive(pm, &ev) == -EAGAIN);
+		pm = kevent_poll_monitor_unref(pm);
+	}
+
+	r = kevent_uevent_monitor_new(&um);
+	if (r < 0) {
+		printf("skip: no uevent socket (%s): uevent monitor test\n",
+		       strerror(-r));
+		return;
+	}
+	CHECK(kevent_uevent_monitor_get_fd(um) >= 0);
+	CHECK(kevent_uevent_monitor_receive(um, &ev) == -EAGAIN);
+	kevent_uevent_monitor_unref(um);
+}
+
 static void test_monitor_args(void)
 {
 	CHECK(kevent_monitor_unref(NULL) == NULL);
@@ -806,10 +1015,12 @@ int main(void)
 	test_format();
 	test_parse_values();
 	test_options();
+	test_replay_options();
 	test_path_validation();
 	test_names();
 	test_event_parse();
 	test_attr_read();
+	test_stock();
 	test_monitor_args();
 	test_forged_sender();
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,12 +43,14 @@ struct watch {
 	struct watch_options opt;
 	struct sbuf line;
 	uint64_t printed;
+	uint64_t replayed; /* highest sequence number replayed */
 };
 
 static const char usage_text[] =
 	"Usage: " PROG " [--json | --format FMT] [--class LIST] [--attr GLOB]\n"
 	"                    [--path GLOB] [--subsystem NAME] [--count N]\n"
-	"                    [--timeout SEC] [--list | --coldplug]\n";
+	"                    [--timeout SEC] [--list | --coldplug]\n"
+	"                    [--replay[=SEQ]] [--uevent] [--poll FILE...]\n";
 
 static void print_help(void)
 {
@@ -63,10 +66,11 @@ static void print_help(void)
 	      "      --attr GLOB     only attributes matching GLOB (repeatable)\n"
 	      "      --path GLOB     only kobject paths matching GLOB (repeatable)\n"
 	      "      --subsystem NAME  only devices of subsystem NAME (repeatable)\n"
-	      "  -n, --count N       exit after N events\n"
-	      "  -t, --timeout SEC   exit after SEC seconds (fractions allowed)\n"
+	      "  -n, --count N       exit after N events  -t, --timeout SEC  or seconds\n"
 	      "  -l, --list          print every annotated source and its value, exit\n"
 	      "      --coldplug      print every annotated source, then watch\n"
+	      "      --replay[=SEQ]  first print the events the kernel holds (after SEQ)\n"
+	      "      --uevent, --poll FILE...  NAME= uevents, sysfs FILEs (no kevent.ko)\n"
 	      "  -h, --help          this help     -V, --version   the version\n"
 	      "\n"
 	      "KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE [UNIT] [(SUBSYSTEM)] [coalesced=N]\n"
@@ -151,11 +155,15 @@ static int report(struct watch *w, const struct kevent_event *ev,
 		  enum record_type type)
 {
 	enum kevent_class cls = kevent_event_get_class(ev);
+	enum kevent_event_source source = kevent_event_get_source(ev);
 	const char *path = kevent_event_get_path(ev);
 	const char *attr = kevent_event_get_attr(ev);
+	const char *ev_subsystem = kevent_event_get_subsystem(ev);
 	char *value = NULL, *subsystem = NULL;
 	struct record r = {
 		.type = type,
+		.source = kevent_event_source_to_string(source),
+		.no_seq = source == KEVENT_EVENT_SOURCE_POLL,
 		.cls = kevent_class_to_string(cls),
 		.path = path,
 		.attr = attr,
@@ -163,12 +171,16 @@ static int report(struct watch *w, const struct kevent_event *ev,
 	size_t len = 0;
 	int ret;
 
-	if (w->opt.classes && !(w->opt.classes & (1u << cls)))
+	/* Stock events of an attribute without a class pass no --class. */
+	if (w->opt.classes &&
+	    (cls > KEVENT_CLASS_MAX || !(w->opt.classes & (1u << cls))))
 		return 0;
 	if (!glob_match(w->opt.attr_globs, w->opt.n_attr_globs, attr) ||
 	    !glob_match(w->opt.path_globs, w->opt.n_path_globs, path))
 		return 0;
-	if (kevent_device_get_subsystem(path, &subsystem) < 0)
+	if (ev_subsystem)
+		subsystem = strdup(ev_subsystem);
+	else if (kevent_device_get_subsystem(path, &subsystem) < 0)
 		subsystem = NULL;
 	if (!subsystem_match(w, subsystem)) {
 		free(subsystem);
@@ -274,6 +286,89 @@ out_states:
 	return print_states(w);
 }
 
+struct replay {
+	struct kevent_event **events;
+	size_t n, size;
+};
+
+/* Keep the event: it is reported once the dump is over, kept short. */
+static int replay_cb(const struct kevent_event *ev, void *userdata)
+{
+	struct replay *rp = userdata;
+	struct kevent_event **events;
+	size_t size;
+
+	if (rp->n == rp->size) {
+		size = rp->size ? rp->size * 2 : 256;
+		events = reallocarray(rp->events, size, sizeof(*events));
+		if (!events) {
+			fprintf(stderr, PROG ": out of memory\n");
+			return STOP_FAILED;
+		}
+		rp->events = events;
+		rp->size = size;
+	}
+	rp->events[rp->n++] = kevent_event_ref((struct kevent_event *)ev);
+	return 0;
+}
+
+/*
+ * Print the events the kernel still holds, newer than --replay=SEQ, and
+ * remember the last one, so that drain() skips them when they arrive live
+ * too (the groups are joined first). Return: 0, STOP_QUIET, or -1.
+ */
+static int print_replay(struct watch *w)
+{
+	struct replay rp = { 0 };
+	bool lost;
+	size_t i;
+	int r;
+
+	r = kevent_replay_foreach(w->opt.replay_after, replay_cb, &rp);
+	if (r == STOP_FAILED) {
+		r = -1;
+		goto out;
+	}
+	if (r == -EOPNOTSUPP) {
+		fprintf(stderr, PROG ": cannot replay events: %s\n",
+			"the kevent layer does not support it");
+		r = -1;
+		goto out;
+	}
+	if (r == -ENOENT) {
+		fprintf(stderr, PROG ": %s\n", layer_error(r));
+		r = -1;
+		goto out;
+	}
+	/* -EINTR: events left the kernel's ring while it was read */
+	if (r < 0 && r != -EINTR) {
+		fprintf(stderr, PROG ": cannot replay events: %s\n",
+			strerror(-r));
+		r = -1;
+		goto out;
+	}
+	lost = r == -EINTR;
+
+	for (i = 0; i < rp.n; i++) {
+		w->replayed = kevent_event_get_seq(rp.events[i]);
+		r = report(w, rp.events[i], RECORD_EVENT);
+		if (r)
+			goto out;
+		if (w->opt.count && w->printed >= w->opt.count) {
+			r = STOP_QUIET;
+			goto out;
+		}
+	}
+	/* Events after the last one replayed were lost: re-read the state */
+	r = lost ? overrun(w) : 0;
+
+out:
+	for (i = 0; i < rp.n; i++)
+		kevent_event_unref(rp.events[i]);
+	free(rp.events);
+	return r;
+}
+
 /* Receive until nothing is pending. Return: 0, STOP_QUIET, or -1. */
 static int drain(struct watch *w, struct kevent_monitor *m)
 {
@@ -301,6 +396,11 @@ static int drain(struct watch *w, struct kevent_monitor *m)
 				strerror(-r));
 			return -1;
 		}
+		/* Printed by the replay already */
+		if (w->opt.replay && kevent_event_get_seq(ev) <= w->replayed) {
+			kevent_event_unref(ev);
+			continue;
+		}
 		r = report(w, ev, RECORD_EVENT);
 		kevent_event_unref(ev);
 		if (r)
@@ -308,6 +408,104 @@ static int drain(struct watch *w, struct kevent_monitor *m)
 		if (w->opt.count && w->printed >= w->opt.count)
 			return STOP_QUIET;
 	}
+}
+
+/*
+ * Receive from the stock sources until nothing is pending.
+ * Return: 0, STOP_QUIET, or -1.
+ */
+static int drain_stock(struct watch *w, struct kevent_uevent_monitor *um,
+		       struct kevent_poll_monitor *pm)
+{
+	struct kevent_event *ev;
+	int r;
+
+	for (;;) {
+		if (um)
+			r = kevent_uevent_monitor_receive(um, &ev);
+		else if (pm)
+			r = kevent_poll_monitor_receive(pm, &ev);
+		else
+			return 0;
+		if (r == -EAGAIN) {
+			/* This one is drained: on to the poll source. */
+			if (!um)
+				return 0;
+			um = NULL;
+			continue;
+		}
+		if (r == -ENOBUFS) {
+			/* Lost uevents; there is no state to re-read. */
+			sbuf_reset(&w->line);
+			if (w->opt.json)
+				overrun_json(&w->line, -1);
+			else if (!w->opt.format)
+				overrun_text(&w->line, -1);
+			r = w->line.len ? emit(w) : 0;
+			if (r)
+				return r;
+			continue;
+		}
+		if (r < 0) {
+			fprintf(stderr, PROG ": cannot receive %s events: %s\n",
+				um ? "uevent" : "poll", strerror(-r));
+			return -1;
+		}
+		r = report(w, ev, RECORD_EVENT);
+		kevent_event_unref(ev);
+		if (r)
+			return r;
+		if (w->opt.count && w->printed >= w->opt.count)
+			return STOP_QUIET;
+	}
+}
+
+/*
+ * Open the stock sources that the options ask for.
+ * Return: 0, or the exit status (a message was printed).
+ */
+static int open_stock(struct watch *w, struct kevent_uevent_monitor **um,
+		      struct kevent_poll_monitor **pm)
+{
+	char msg[PATH_MAX + 64];
+	size_t i;
+	int r;
+
+	if (w->opt.n_poll_files) {
+		r = kevent_poll_monitor_new(pm);
+		if (r < 0) {
+			fprintf(stderr, PROG ": cannot poll: %s\n",
+				strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	}
+	for (i = 0; i < w->opt.n_poll_files; i++) {
+		const char *file = w->opt.poll_files[i];
+
+		r = kevent_poll_monitor_add(*pm, file);
+		if (r == -EXDEV) {
+			snprintf(msg, sizeof(msg),
+				 "--poll: '%s' is not a sysfs file below /sys",
+				 file);
+			return usage_error(msg);
+		}
+		if (r == -EEXIST)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, PROG ": cannot poll %s: %s\n", file,
+				strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	}
+	if (w->opt.uevent) {
+		r = kevent_uevent_monitor_new(um);
+		if (r < 0) {
+			fprintf(stderr, PROG ": cannot receive uevents: %s\n",
+				strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
 }
 
 /* Is stdout a pipe or socket, whose reader can go away? */
@@ -323,7 +521,9 @@ static bool output_can_close(void)
 static int watch(struct watch *w)
 {
 	struct kevent_monitor *m = NULL;
-	struct pollfd pfd[2];
+	struct kevent_uevent_monitor *um = NULL;
+	struct kevent_poll_monitor *pm = NULL;
+	struct pollfd pfd[4];
 	struct timespec ts, *tsp;
 	sigset_t mask, orig;
 	uint64_t deadline = 0, now;
@@ -335,12 +535,22 @@ static int watch(struct watch *w)
 	sigaddset(&mask, SIGTERM);
 	sigprocmask(SIG_BLOCK, &mask, &orig);
 
-	r = kevent_monitor_new(&m);
-	if (r < 0) {
-		fprintf(stderr, PROG ": %s\n", layer_error(r));
-		return EXIT_RUNTIME;
+	if (w->opt.uevent || w->opt.n_poll_files) {
+		/* Only the stock sources: the kevent layer is not needed. */
+		r = open_stock(w, &um, &pm);
+		if (r) {
+			kevent_uevent_monitor_unref(um);
+			kevent_poll_monitor_unref(pm);
+			return r;
+		}
+	} else {
+		r = kevent_monitor_new(&m);
+		if (r < 0) {
+			fprintf(stderr, PROG ": %s\n", layer_error(r));
+			return EXIT_RUNTIME;
+		}
 	}
-	for (i = 0; i <= KEVENT_CLASS_MAX; i++) {
+	for (i = 0; m && i <= KEVENT_CLASS_MAX; i++) {
 		if (w->opt.classes && !(w->opt.classes & (1u << i)))
 			continue;
 		r = kevent_monitor_join(m, i);
@@ -358,22 +568,40 @@ static int watch(struct watch *w)
 			   w->opt.timeout_ms;
 	}
 
+	/* States first, then replayed and live events in sequence order */
 	if (w->opt.coldplug) {
 		r = print_states(w);
 		if (r)
 			goto out;
 	}
+	if (w->opt.replay) {
+		r = print_replay(w);
+		if (r)
+			goto out;
+	}
 
-	pfd[0] = (struct pollfd){ .fd = kevent_monitor_get_fd(m),
+	pfd[0] = (struct pollfd){ .fd = m ? kevent_monitor_get_fd(m) : -1,
 				  .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = -1 };
 	if (output_can_close()) {
 		/* Only POLLERR and POLLHUP: the reader went away. */
 		pfd[1] = (struct pollfd){ .fd = STDOUT_FILENO };
 		nfds = 2;
 	}
+	if (um || pm) {
+		pfd[2] = (struct pollfd){
+			.fd = um ? kevent_uevent_monitor_get_fd(um) : -1,
+			.events = POLLIN
+		};
+		pfd[3] = (struct pollfd){
+			.fd = pm ? kevent_poll_monitor_get_fd(pm) : -1,
+			.events = POLLIN
+		};
+		nfds = 4;
+	}
 
 	for (;;) {
-		r = drain(w, m);
+		r = m ? drain(w, m) : drain_stock(w, um, pm);
 		if (r)
 			goto out;
 		if (got_signal)
@@ -396,13 +624,15 @@ static int watch(struct watch *w)
 		}
 		if (got_signal)
 			break;
-		if (nfds == 2 && (pfd[1].revents & (POLLERR | POLLHUP)))
+		if (nfds >= 2 && (pfd[1].revents & (POLLERR | POLLHUP)))
 			break;
 	}
 	r = 0;
 
 out:
 	kevent_monitor_unref(m);
+	kevent_uevent_monitor_unref(um);
+	kevent_poll_monitor_unref(pm);
 	return r < 0 ? EXIT_RUNTIME : EXIT_DONE;
 }
 

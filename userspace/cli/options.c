@@ -76,6 +76,28 @@ out_bad:
 	return -1;
 }
 
+int parse_seq(const char *s, uint64_t *ret, char *err, size_t errlen)
+{
+	uint64_t n = 0;
+	const char *p;
+
+	for (p = s; *p >= '0' && *p <= '9'; p++) {
+		if (n > (UINT64_MAX - (*p - '0')) / 10)
+			goto out_bad;
+		n = n * 10 + (*p - '0');
+	}
+	if (p == s || *p)
+		goto out_bad;
+	*ret = n;
+	return 0;
+
+out_bad:
+	snprintf(err, errlen,
+		 "--replay: invalid value '%s' (expected a sequence number)",
+		 s);
+	return -1;
+}
+
 int parse_classes(const char *s, unsigned int *ret, char *err, size_t errlen)
 {
 	unsigned int mask = 0;
@@ -109,9 +131,12 @@ int parse_classes(const char *s, unsigned int *ret, char *err, size_t errlen)
 
 enum {
 	OPT_COLDPLUG = 0x100,
+	OPT_REPLAY,
 	OPT_ATTR,
 	OPT_PATH,
 	OPT_SUBSYSTEM,
+	OPT_UEVENT,
+	OPT_POLL,
 };
 
 static const struct option long_options[] = {
@@ -125,6 +150,9 @@ static const struct option long_options[] = {
 	{ "timeout", required_argument, NULL, 't' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "coldplug", no_argument, NULL, OPT_COLDPLUG },
+	{ "replay", optional_argument, NULL, OPT_REPLAY },
+	{ "uevent", no_argument, NULL, OPT_UEVENT },
+	{ "poll", required_argument, NULL, OPT_POLL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -156,7 +184,9 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 	o->attr_globs = calloc(argc, sizeof(*o->attr_globs));
 	o->path_globs = calloc(argc, sizeof(*o->path_globs));
 	o->subsystems = calloc(argc, sizeof(*o->subsystems));
-	if (!o->attr_globs || !o->path_globs || !o->subsystems) {
+	o->poll_files = calloc(argc, sizeof(*o->poll_files));
+	if (!o->attr_globs || !o->path_globs || !o->subsystems ||
+	    !o->poll_files) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -202,6 +232,18 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 		case OPT_COLDPLUG:
 			o->coldplug = true;
 			break;
+		case OPT_REPLAY:
+			if (optarg && parse_seq(optarg, &o->replay_after, err,
+						errlen) < 0)
+				return -1;
+			o->replay = true;
+			break;
+		case OPT_UEVENT:
+			o->uevent = true;
+			break;
+		case OPT_POLL:
+			o->poll_files[o->n_poll_files++] = optarg;
+			break;
 		case 'h':
 			o->help = true;
 			break;
@@ -227,8 +269,16 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			return -1;
 		}
 	}
-	if (optind < argc) {
+	/* --poll FILE... : the arguments after the options are files too */
+	if (optind < argc && o->n_poll_files == 0) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	while (optind < argc)
+		o->poll_files[o->n_poll_files++] = argv[optind++];
+	if ((o->uevent || o->n_poll_files) && (o->list || o->coldplug)) {
+		snprintf(err, errlen,
+			 "--uevent and --poll cannot be used with --list or --coldplug");
 		return -1;
 	}
 	if (o->json && o->format) {
@@ -241,6 +291,11 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			 "--list and --coldplug cannot be used together");
 		return -1;
 	}
+	if (o->replay && (o->list || o->uevent || o->n_poll_files)) {
+		snprintf(err, errlen,
+			 "--replay cannot be used with --list, --uevent or --poll");
+		return -1;
+	}
 	return 0;
 }
 
@@ -249,5 +304,6 @@ void watch_options_free(struct watch_options *o)
 	free(o->attr_globs);
 	free(o->path_globs);
 	free(o->subsystems);
-	o->attr_globs = o->path_globs = o->subsystems = NULL;
+	free(o->poll_files);
+	o->attr_globs = o->path_globs = o->subsystems = o->poll_files = NULL;
 }

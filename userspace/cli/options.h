@@ -13,6 +13,8 @@ struct watch_options {
 	bool json;
 	bool list;
 	bool coldplug;
+	bool replay;
+	uint64_t replay_after; /* --replay=SEQ: only events after SEQ */
 	bool help;
 	bool version;
 	const char *format; /* NULL: default text lines */
@@ -25,6 +27,9 @@ struct watch_options {
 	size_t n_path_globs;
 	const char **subsystems;
 	size_t n_subsystems;
+	bool uevent; /* --uevent */
+	const char **poll_files; /* --poll FILE..., in argv */
+	size_t n_poll_files;
 };
 
 /* Positive decimal integer. Return: 0, or -1 with a message in @err. */
@@ -35,6 +40,12 @@ int parse_count(const char *s, uint64_t *ret, char *err, size_t errlen);
  * Return: 0 and milliseconds, or -1 with a message in @err.
  */
 int parse_timeout(const char *s, int64_t *ret_ms, char *err, size_t errlen);
+
+/*
+ * Sequence number of --replay=SEQ: a decimal integer, 0 allowed.
+ * Return: 0, or -1 with a message in @err.
+ */
+int parse_seq(const char *s, uint64_t *ret, char *err, size_t errlen);
 
 /* Comma-separated class names. Return: 0 and a bit mask, or -1. */
 int parse_classes(const char *s, unsigned int *ret, char *err, size_t errlen);

@@ -265,11 +265,13 @@ void record_json(struct sbuf *sb, const struct record *r)
 {
 	char buf[16];
 
-	if (r->type == RECORD_EVENT)
-		sbuf_printf(sb, "{\"type\":\"event\",\"seq\":%llu",
-			    (unsigned long long)r->seq);
-	else
-		sbuf_adds(sb, "{\"type\":\"state\"");
+	sbuf_adds(sb, r->type == RECORD_EVENT ? "{\"type\":\"event\"" :
+						"{\"type\":\"state\"");
+	json_string(sb, "source", r->source);
+	if (r->type == RECORD_EVENT && r->no_seq)
+		sbuf_adds(sb, ",\"seq\":null");
+	else if (r->type == RECORD_EVENT)
+		sbuf_printf(sb, ",\"seq\":%llu", (unsigned long long)r->seq);
 	sbuf_adds(sb, ",\"time\":");
 	format_time(sb, r->time_ns);
 	json_string(sb, "class", r->cls);
@@ -302,12 +304,21 @@ void record_text(struct sbuf *sb, const struct record *r)
 {
 	char buf[16];
 
-	sbuf_adds(sb, r->type == RECORD_EVENT ? "KEVENT[" : "STATE[");
+	if (r->type != RECORD_EVENT)
+		sbuf_adds(sb, "STATE[");
+	else if (r->source && strcmp(r->source, "uevent") == 0)
+		sbuf_adds(sb, "UEVENT[");
+	else if (r->source && strcmp(r->source, "poll") == 0)
+		sbuf_adds(sb, "POLL[");
+	else
+		sbuf_adds(sb, "KEVENT[");
 	format_time(sb, r->time_ns);
 	sbuf_adds(sb, "] ");
-	if (r->type == RECORD_EVENT)
+	if (r->type == RECORD_EVENT && r->no_seq)
+		sbuf_adds(sb, "- ");
+	else if (r->type == RECORD_EVENT)
 		sbuf_printf(sb, "%llu ", (unsigned long long)r->seq);
-	c_escape_str(sb, r->cls);
+	c_escape_str(sb, r->cls ? r->cls : "-");
 	sbuf_addc(sb, ' ');
 	c_escape_str(sb, r->path);
 	sbuf_addc(sb, ' ');
@@ -405,7 +416,7 @@ void format_expand(struct sbuf *sb, const char *fmt, const struct record *r)
 		p++;
 		switch (*p) {
 		case 's':
-			if (r->type == RECORD_EVENT)
+			if (r->type == RECORD_EVENT && !r->no_seq)
 				sbuf_printf(sb, "%llu",
 					    (unsigned long long)r->seq);
 			break;

@@ -35,9 +35,11 @@ enum record_type {
 /* One line of output: an event, or the current state of a source. */
 struct record {
 	enum record_type type;
+	const char *source; /* "kevent", "uevent", "poll", or NULL */
 	uint64_t seq; /* events only */
+	bool no_seq; /* the event has no sequence number (poll) */
 	uint64_t time_ns; /* CLOCK_BOOTTIME */
-	const char *cls;
+	const char *cls; /* or NULL */
 	const char *path;
 	const char *attr;
 	const char *value; /* NULL when @error is set */
@@ -83,7 +85,9 @@ void overrun_json(struct sbuf *sb, long long lost);
  * The default text line for @r, newline included:
  *   KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE[ UNIT][ (SUBSYSTEM)][ coalesced=N]
  *   STATE[TIME] CLASS PATH ATTR=VALUE[ UNIT][ (SUBSYSTEM)]
- * an unreadable value shows as ATTR=<error: ENAME>.
+ * an unreadable value shows as ATTR=<error: ENAME>. Events of the uevent
+ * and poll sources start with UEVENT[ and POLL[; a missing sequence number
+ * or class shows as -.
  */
 void record_text(struct sbuf *sb, const struct record *r);
 

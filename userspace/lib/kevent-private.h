@@ -40,9 +40,11 @@ struct kevent_event {
 	enum kevent_class cls;
 	uint32_t attr_id;
 	uint32_t coalesced;
+	enum kevent_event_source source;
 	const char *path;
 	const char *attr;
-	char strings[]; /* path and attr, both NUL-terminated */
+	const char *subsystem; /* from a uevent, or NULL */
+	char strings[]; /* path, attr (and subsystem), NUL-terminated */
 };
 
 struct genl_group {
@@ -86,6 +88,20 @@ bool kevent_path_is_valid(const char *path);
 /* An attribute name: 1 to KEVENT_ATTR_NAME_MAX - 1 bytes, no '/', not "."
  * or "..". */
 bool kevent_attr_name_is_valid(const char *name);
+
+/*
+ * A new event of a stock source (uevent, poll), timestamped now, with the
+ * class of @attr in the registry (KEVENT_CLASS_UNKNOWN if it has none).
+ * @subsystem may be NULL. Return: 0, -EINVAL for an invalid path or
+ * attribute name, -ENOMEM.
+ */
+int kevent_event_new_stock(enum kevent_event_source source, uint64_t seq,
+			   const char *path, const char *attr,
+			   const char *subsystem,
+			   struct kevent_event **ret_event);
+
+/* Class of a registered attribute name, or KEVENT_CLASS_UNKNOWN. */
+enum kevent_class kevent_attribute_class(const char *name);
 
 /* kevent_attr_read() below the directory @rootfd instead of /sys. */
 int kevent_attr_read_at(int rootfd, const char *path, const char *attr,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Requests to the kernel: family resolution, the sources dump, counters.
+ * Requests to the kernel: family resolution, the sources and replay dumps,
+ * counters.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -207,19 +208,20 @@ uint32_t genl_family_group(const struct genl_family *family, const char *name)
 	return 0;
 }
 
-struct sources_data {
+struct dump_data {
 	kevent_event_cb cb;
 	void *userdata;
+	bool need_seq;
 	int stopped;
 };
 
-static int sources_cb(const struct nlmsghdr *nlh, void *data)
+static int dump_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct sources_data *d = data;
+	struct dump_data *d = data;
 	struct kevent_event *ev;
 	int r;
 
-	r = kevent_event_parse(nlh, nlh->nlmsg_len, false, &ev);
+	r = kevent_event_parse(nlh, nlh->nlmsg_len, d->need_seq, &ev);
 	if (r == -EBADMSG)
 		return MNL_CB_OK;
 	if (r < 0) {
@@ -235,16 +237,19 @@ static int sources_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-KEVENT_EXPORT int kevent_sources_foreach(kevent_event_cb cb, void *userdata)
+/*
+ * Dump @cmd (with the sequence number @after if not 0) on a socket of its
+ * own and feed each record to @d->cb.
+ */
+static int dump_run(uint8_t cmd, uint64_t after, struct dump_data *d)
 {
-	struct sources_data d = { .cb = cb, .userdata = userdata };
 	char buf[KEVENT_REQUEST_BUF_SIZE] = { 0 };
 	struct genl_family family;
 	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
 	int r;
 
-	if (!cb)
+	if (!d->cb)
 		return -EINVAL;
 	r = kevent_request_socket_open(&nl);
 	if (r < 0)
@@ -252,15 +257,36 @@ KEVENT_EXPORT int kevent_sources_foreach(kevent_event_cb cb, void *userdata)
 	r = genl_family_resolve(nl, KEVENT_GENL_NAME, &family);
 	if (r < 0)
 		goto out_close;
-	nlh = genl_put_header(buf, family.id, NLM_F_DUMP,
-			      KEVENT_CMD_GET_SOURCES, KEVENT_GENL_VERSION);
-	r = request_run(nl, nlh, sources_cb, &d);
-	if (r == 0 && d.stopped)
-		r = d.stopped;
+	nlh = genl_put_header(buf, family.id, NLM_F_DUMP, cmd,
+			      KEVENT_GENL_VERSION);
+	if (after)
+		mnl_attr_put_u64(nlh, KEVENT_A_SEQ, after);
+	r = request_run(nl, nlh, dump_cb, d);
+	if (r == 0 && d->stopped)
+		r = d->stopped;
 
 out_close:
 	mnl_socket_close(nl);
 	return r;
+}
+
+KEVENT_EXPORT int kevent_sources_foreach(kevent_event_cb cb, void *userdata)
+{
+	struct dump_data d = { .cb = cb, .userdata = userdata };
+
+	return dump_run(KEVENT_CMD_GET_SOURCES, 0, &d);
+}
+
+KEVENT_EXPORT int kevent_replay_foreach(uint64_t after, kevent_event_cb cb,
+					void *userdata)
+{
+	struct dump_data d = {
+		.cb = cb,
+		.userdata = userdata,
+		.need_seq = true,
+	};
+
+	return dump_run(KEVENT_CMD_GET_REPLAY, after, &d);
 }
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)

@@ -190,6 +190,30 @@ uint32_t kevent_event_get_attr_id(const struct kevent_event *event);
 /* Notifications folded into this event besides the one reported. */
 uint32_t kevent_event_get_coalesced(const struct kevent_event *event);
 
+/*
+ * Events of the stock sources, for kernels where the kevent layer is not
+ * loaded: uevents (struct kevent_uevent_monitor) and poll()able sysfs
+ * attribute files (struct kevent_poll_monitor). Their events have the
+ * class of the attribute name in the registry, or KEVENT_CLASS_UNKNOWN;
+ * the timestamp of their reception; coalesced count 0; attribute id
+ * UINT32_MAX. A uevent has the uevent's SEQNUM as sequence number and its
+ * subsystem; a poll event has sequence number 0.
+ */
+#define KEVENT_CLASS_UNKNOWN ((enum kevent_class)-1)
+
+enum kevent_event_source {
+	KEVENT_EVENT_SOURCE_KEVENT,	/* the kevent layer */
+	KEVENT_EVENT_SOURCE_UEVENT,	/* a change uevent with NAME=<attr> */
+	KEVENT_EVENT_SOURCE_POLL,	/* sysfs_notify() woke a poll() */
+};
+
+/* "kevent", "uevent" or "poll"; NULL for an unknown value. */
+const char *kevent_event_source_to_string(enum kevent_event_source source);
+enum kevent_event_source
+kevent_event_get_source(const struct kevent_event *event);
+/* Subsystem carried by the event (uevents), or NULL. */
+const char *kevent_event_get_subsystem(const struct kevent_event *event);
+
 /**
  * typedef kevent_event_cb - called for each record of a dump
  * @event: the record, valid during the call only (take a reference with
@@ -218,6 +242,34 @@ typedef int (*kevent_event_cb)(const struct kevent_event *event,
  * errno the kernel or a socket call reported.
  */
 int kevent_sources_foreach(kevent_event_cb cb, void *userdata);
+
+/**
+ * kevent_replay_foreach() - visit the recent events the kernel still holds
+ * @after: visit only the events with a sequence number greater than this;
+ *	0 for every event held
+ * @cb: called once per event, oldest first, with a record like a received
+ *	event (sequence number, timestamp, class, path, attribute name and id,
+ *	coalesced count)
+ * @userdata: passed to @cb
+ *
+ * Asks the kernel for its replay ring (KEVENT_CMD_GET_REPLAY) on a socket of
+ * its own, so it may be called while a monitor is open: join the classes
+ * first, then replay, then skip received events whose sequence number is
+ * not above the last one replayed, and no event is missed or seen twice.
+ * The kernel holds its last N events (module parameter "replay" of
+ * kevent.ko); an empty ring, or one of size 0, visits nothing. Records that
+ * fail validation are skipped.
+ *
+ * Return: 0 when all events were visited; the non-zero value @cb returned
+ * to stop; -EINTR if events were dropped from the ring while the dump ran
+ * (the kernel recorded many events meanwhile): those visited are valid and
+ * in order, later ones are missing, and the caller should treat it as an
+ * overrun; -EOPNOTSUPP if the kernel's kevent layer has no replay;
+ * -ENOENT if the kevent family is not registered; -EINVAL if @cb is NULL;
+ * -EPROTO for a reply that cannot be parsed; -ENOMEM; or the negative errno
+ * the kernel or a socket call reported.
+ */
+int kevent_replay_foreach(uint64_t after, kevent_event_cb cb, void *userdata);
 
 /**
  * struct kevent_stats - counters of the kevent layer
@@ -283,6 +335,94 @@ int kevent_attr_read(const char *path, const char *attr, char **ret_value,
  * has no subsystem; -ENOMEM.
  */
 int kevent_device_get_subsystem(const char *path, char **ret_subsystem);
+
+struct kevent_uevent_monitor;
+
+/**
+ * kevent_uevent_monitor_new() - receive attribute change uevents
+ * @ret_monitor: the new monitor
+ *
+ * Listens to the kernel's uevents through libudev (the "kernel" source, no
+ * udev daemon needed) and keeps those of action "change" that carry a
+ * NAME=<attribute> property, the convention of hwmon_notify_event(): each
+ * becomes an event of attribute NAME of the uevent's DEVPATH.
+ *
+ * Return: 0; -ENOMEM; or the negative errno of the socket calls.
+ */
+int kevent_uevent_monitor_new(struct kevent_uevent_monitor **ret_monitor);
+
+/* Close and free the monitor. Return: NULL. */
+struct kevent_uevent_monitor *
+kevent_uevent_monitor_unref(struct kevent_uevent_monitor *monitor);
+
+/* Non-blocking descriptor, readable when there may be an event; or -EINVAL. */
+int kevent_uevent_monitor_get_fd(struct kevent_uevent_monitor *monitor);
+
+/**
+ * kevent_uevent_monitor_receive() - take the next attribute uevent
+ * @monitor: the monitor
+ * @ret_event: the event, a new reference; set only when 0 is returned
+ *
+ * Never blocks. Other uevents, and those whose DEVPATH or NAME fail
+ * validation, are skipped.
+ *
+ * Return: 0; -EAGAIN if nothing is pending; -ENOBUFS if uevents were lost
+ * (the monitor stays usable); -EINVAL; -ENOMEM; or a negative errno of
+ * recvmsg().
+ */
+int kevent_uevent_monitor_receive(struct kevent_uevent_monitor *monitor,
+				  struct kevent_event **ret_event);
+
+struct kevent_poll_monitor;
+
+/**
+ * kevent_poll_monitor_new() - watch sysfs attribute files with poll()
+ * @ret_monitor: the new monitor, watching no file yet
+ *
+ * Return: 0; -ENOMEM; or the negative errno of epoll_create1().
+ */
+int kevent_poll_monitor_new(struct kevent_poll_monitor **ret_monitor);
+
+/* Close every file and free the monitor. Return: NULL. */
+struct kevent_poll_monitor *
+kevent_poll_monitor_unref(struct kevent_poll_monitor *monitor);
+
+/**
+ * kevent_poll_monitor_add() - watch one sysfs attribute file
+ * @monitor: the monitor
+ * @file: the file, absolute or relative to the working directory; symbolic
+ *	links (such as /sys/class/hwmon/hwmon0) are resolved
+ *
+ * The file is opened, read once, and waited for with POLLPRI|POLLERR, the
+ * wake-up of sysfs_notify(). Its events have as path the kobject directory
+ * relative to /sys and as attribute the file name.
+ *
+ * Return: 0; -EXDEV if @file is not a file of sysfs below /sys; -EISDIR;
+ * -EINVAL for a NULL argument or a name that fails validation; -EEXIST if
+ * the file is watched already; -ENOMEM; or the negative errno of
+ * realpath() or open(), such as -ENOENT or -EACCES.
+ */
+int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
+			    const char *file);
+
+/* Non-blocking descriptor, readable when a file was notified; or -EINVAL. */
+int kevent_poll_monitor_get_fd(struct kevent_poll_monitor *monitor);
+
+/**
+ * kevent_poll_monitor_receive() - take the next notified file
+ * @monitor: the monitor
+ * @ret_event: the event, a new reference; set only when 0 is returned
+ *
+ * Never blocks. Each file is re-read from offset 0 when it wakes, which
+ * re-arms it; its event is reported once per wake-up. A file whose
+ * attribute went away (the read fails with ENODEV) is reported once more,
+ * then no longer watched.
+ *
+ * Return: 0; -EAGAIN if nothing is pending; -EINVAL; -ENOMEM; or the
+ * negative errno of epoll_wait().
+ */
+int kevent_poll_monitor_receive(struct kevent_poll_monitor *monitor,
+				struct kevent_event **ret_event);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kevent_bridge: kevent sources for attributes the kernel already has.
+ *
+ * Without patching the kernel, this module annotates and notifies:
+ *
+ *   net      operstate, carrier, mtu and address of every network device of
+ *            the initial network namespace (a netdevice notifier). Other
+ *            namespaces are left out: their devices' sysfs paths only mean
+ *            something inside them, and kevent lives in the initial one.
+ *   hotplug  online of every CPU device that has that file (a CPU hotplug
+ *            state, see kbr_cpu_work()).
+ *   power    capacity, status and online of every power supply (a class
+ *            interface for the supplies, the power supply notifier for
+ *            their changes). A change notification does not say which
+ *            property changed: all three are notified.
+ *
+ * The kevent_source API only uses the name of an attribute, so the
+ * attributes here are local ones carrying the names of the kernel's.
+ * Attributes a device does not have are skipped.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/notifier.h>
+#include <linux/power_supply.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
+
+#include <kevent.h>
+
+#define KBR_ATTR(_name) { .name = #_name, .mode = 0444 }
+
+/* Indexes in kbr_net_attrs[] */
+enum {
+	KBR_NET_OPERSTATE,
+	KBR_NET_CARRIER,
+	KBR_NET_MTU,
+	KBR_NET_ADDRESS,
+	KBR_NET_NR,
+};
+
+static const struct attribute kbr_net_attrs[KBR_NET_NR] = {
+	[KBR_NET_OPERSTATE]	= KBR_ATTR(operstate),
+	[KBR_NET_CARRIER]	= KBR_ATTR(carrier),
+	[KBR_NET_MTU]		= KBR_ATTR(mtu),
+	[KBR_NET_ADDRESS]	= KBR_ATTR(address),
+};
+
+static const struct attribute kbr_cpu_attr = KBR_ATTR(online);
+
+#define KBR_PSY_NR 3
+
+static const struct attribute kbr_psy_attrs[KBR_PSY_NR] = {
+	KBR_ATTR(capacity),
+	KBR_ATTR(status),
+	KBR_ATTR(online),
+};
+
+/*
+ * kbr_sources_add - annotate those of @n attributes @attrs that @kobj has,
+ * the sources in @srcs (NULL for an attribute skipped). Returns how many.
+ */
+static unsigned int kbr_sources_add(struct kobject *kobj,
+				    const struct attribute *attrs,
+				    struct kevent_source **srcs,
+				    unsigned int n)
+{
+	unsigned int i, added = 0;
+
+	for (i = 0; i < n; i++) {
+		srcs[i] = kevent_source_add(kobj, &attrs[i]);
+		if (IS_ERR(srcs[i])) {
+			if (PTR_ERR(srcs[i]) != -ENOENT)
+				pr_warn_ratelimited("%s/%s: not annotated: %pe\n",
+						    kobject_name(kobj),
+						    attrs[i].name, srcs[i]);
+			srcs[i] = NULL;
+			continue;
+		}
+		added++;
+	}
+
+	return added;
+}
+
+static void kbr_sources_remove(struct kevent_source **srcs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		kevent_source_remove(srcs[i]);
+		srcs[i] = NULL;
+	}
+}
+
+/* Network devices */
+
+/**
+ * struct kbr_netdev - the sources of one network device
+ * @node: entry in &kbr_netdevs
+ * @dev: the device, registered; its entry goes at NETDEV_UNREGISTER
+ * @src: the sources, by index in kbr_net_attrs[]; NULL if skipped
+ *
+ * Entries are added, found and removed under the RTNL, which every
+ * netdevice notifier call holds.
+ */
+struct kbr_netdev {
+	struct list_head node;
+	struct net_device *dev;
+	struct kevent_source *src[KBR_NET_NR];
+};
+
+static LIST_HEAD(kbr_netdevs);
+
+/* Set at module exit: the replayed NETDEV_DOWN events are not notified */
+static bool kbr_net_exiting;
+
+static struct kbr_netdev *kbr_netdev_find(struct net_device *dev)
+{
+	struct kbr_netdev *nd;
+
+	list_for_each_entry(nd, &kbr_netdevs, node)
+		if (nd->dev == dev)
+			return nd;
+
+	return NULL;
+}
+
+static void kbr_netdev_add(struct net_device *dev)
+{
+	struct kbr_netdev *nd;
+
+	/* Only the initial namespace's sysfs paths are global */
+	if (!net_eq(dev_net(dev), &init_net) || kbr_netdev_find(dev))
+		return;
+
+	nd = kzalloc(sizeof(*nd), GFP_KERNEL);
+	if (!nd)
+		return;
+
+	nd->dev = dev;
+	if (!kbr_sources_add(&dev->dev.kobj, kbr_net_attrs, nd->src,
+			     KBR_NET_NR)) {
+		kfree(nd);
+		return;
+	}
+	list_add_tail(&nd->node, &kbr_netdevs);
+}
+
+static void kbr_netdev_del(struct kbr_netdev *nd)
+{
+	list_del(&nd->node);
+	kbr_sources_remove(nd->src, KBR_NET_NR);
+	kfree(nd);
+}
+
+static void kbr_netdev_notify(struct kbr_netdev *nd, unsigned int attr)
+{
+	if (nd && !READ_ONCE(kbr_net_exiting))
+		kevent_source_notify(nd->src[attr]);
+}
+
+static int kbr_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct kbr_netdev *nd;
+
+	ASSERT_RTNL();
+
+	switch (event) {
+	case NETDEV_REGISTER:
+		kbr_netdev_add(dev);
+		break;
+	case NETDEV_UNREGISTER:
+		/* Also sent to the old namespace when a device moves */
+		nd = kbr_netdev_find(dev);
+		if (nd)
+			kbr_netdev_del(nd);
+		break;
+	case NETDEV_CHANGENAME:
+		/* The sysfs path changed with the name: annotate it anew */
+		nd = kbr_netdev_find(dev);
+		if (nd)
+			kbr_netdev_del(nd);
+		kbr_netdev_add(dev);
+		break;
+	case NETDEV_CHANGEMTU:
+		nd = kbr_netdev_find(dev);
+		kbr_netdev_notify(nd, KBR_NET_MTU);
+		break;
+	case NETDEV_CHANGEADDR:
+		nd = kbr_netdev_find(dev);
+		kbr_netdev_notify(nd, KBR_NET_ADDRESS);
+		break;
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		/*
+		 * NETDEV_UP and NETDEV_DOWN come once the running state that
+		 * the sysfs files show has changed; linkwatch updates the
+		 * operational state of a running device, then sends
+		 * NETDEV_CHANGE.
+		 */
+		nd = kbr_netdev_find(dev);
+		kbr_netdev_notify(nd, KBR_NET_OPERSTATE);
+		kbr_netdev_notify(nd, KBR_NET_CARRIER);
+		break;
+	}
+
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kbr_netdev_nb = {
+	.notifier_call = kbr_netdev_event,
+};
+
+static int kbr_net_init(void)
+{
+	/* Replays NETDEV_REGISTER (and NETDEV_UP) for the present devices */
+	return register_netdevice_notifier(&kbr_netdev_nb);
+}
+
+static void kbr_net_exit(void)
+{
+	struct kbr_netdev *nd, *tmp;
+
+	WRITE_ONCE(kbr_net_exiting, true);
+	/* Replays NETDEV_UNREGISTER for the present devices */
+	unregister_netdevice_notifier(&kbr_netdev_nb);
+
+	rtnl_lock();
+	list_for_each_entry_safe(nd, tmp, &kbr_netdevs, node)
+		kbr_netdev_del(nd);
+	rtnl_unlock();
+}
+
+/* CPUs */
+
+/**
+ * struct kbr_cpu - the source of one CPU's online attribute
+ * @work: notifies @src once the hotplug operation is done
+ * @cpu: the CPU
+ * @src: the source, or NULL if the CPU has no online file
+ */
+struct kbr_cpu {
+	struct work_struct work;
+	unsigned int cpu;
+	struct kevent_source *src;
+};
+
+static struct kbr_cpu *kbr_cpus;
+static struct workqueue_struct *kbr_wq;
+static enum cpuhp_state kbr_cpuhp_state;
+
+/*
+ * The online file shows dev->offline, which device_online() and
+ * device_offline() set under the device lock once cpu_up() or cpu_down()
+ * has returned: the hotplug callbacks run before that, with the device lock
+ * held by the writer of the online file. So the callbacks only queue this
+ * work, and it takes the device lock (waiting for the writer to finish)
+ * before notifying: the event's reader sees the new value.
+ */
+static void kbr_cpu_work(struct work_struct *work)
+{
+	struct kbr_cpu *kc = container_of(work, struct kbr_cpu, work);
+	struct device *dev = get_cpu_device(kc->cpu);
+
+	if (dev) {
+		device_lock(dev);
+		device_unlock(dev);
+	}
+	kevent_source_notify(kc->src);
+}
+
+static int kbr_cpu_changed(unsigned int cpu)
+{
+	if (kbr_cpus[cpu].src)
+		queue_work(kbr_wq, &kbr_cpus[cpu].work);
+
+	return 0;
+}
+
+static int kbr_cpu_init(void)
+{
+	struct device *dev;
+	unsigned int cpu;
+	int ret;
+
+	kbr_cpus = kcalloc(nr_cpu_ids, sizeof(*kbr_cpus), GFP_KERNEL);
+	if (!kbr_cpus)
+		return -ENOMEM;
+
+	kbr_wq = alloc_workqueue("kevent_bridge", WQ_UNBOUND, 0);
+	if (!kbr_wq) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	for_each_possible_cpu(cpu) {
+		INIT_WORK(&kbr_cpus[cpu].work, kbr_cpu_work);
+		kbr_cpus[cpu].cpu = cpu;
+		dev = get_cpu_device(cpu);
+		if (dev)
+			kbr_sources_add(&dev->kobj, &kbr_cpu_attr,
+					&kbr_cpus[cpu].src, 1);
+	}
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					"kevent/bridge:online",
+					kbr_cpu_changed, kbr_cpu_changed);
+	if (ret < 0)
+		goto out_remove;
+	kbr_cpuhp_state = ret;
+
+	return 0;
+
+out_remove:
+	for_each_possible_cpu(cpu)
+		kevent_source_remove(kbr_cpus[cpu].src);
+	destroy_workqueue(kbr_wq);
+out_free:
+	kfree(kbr_cpus);
+
+	return ret;
+}
+
+static void kbr_cpu_exit(void)
+{
+	unsigned int cpu;
+
+	/* No callback runs after this, then no work is left */
+	cpuhp_remove_state_nocalls(kbr_cpuhp_state);
+	destroy_workqueue(kbr_wq);
+
+	for_each_possible_cpu(cpu)
+		kevent_source_remove(kbr_cpus[cpu].src);
+	kfree(kbr_cpus);
+}
+
+/* Power supplies */
+
+/**
+ * struct kbr_psy - the sources of one power supply
+ * @node: entry in &kbr_psys, under &kbr_psys_lock
+ * @dev: the power supply's device
+ * @src: the sources, by index in kbr_psy_attrs[]; NULL if skipped
+ */
+struct kbr_psy {
+	struct list_head node;
+	struct device *dev;
+	struct kevent_source *src[KBR_PSY_NR];
+};
+
+static LIST_HEAD(kbr_psys);
+static DEFINE_MUTEX(kbr_psys_lock);
+
+/* The class interface's add_dev: a power supply appeared */
+static int kbr_psy_add(struct device *dev, struct class_interface *intf)
+{
+	struct kbr_psy *p;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return 0;
+
+	p->dev = dev;
+	if (!kbr_sources_add(&dev->kobj, kbr_psy_attrs, p->src, KBR_PSY_NR)) {
+		kfree(p);
+		return 0;
+	}
+
+	mutex_lock(&kbr_psys_lock);
+	list_add_tail(&p->node, &kbr_psys);
+	mutex_unlock(&kbr_psys_lock);
+
+	return 0;
+}
+
+/* The class interface's remove_dev: a power supply goes away */
+static void kbr_psy_remove(struct device *dev, struct class_interface *intf)
+{
+	struct kbr_psy *p, *found = NULL;
+
+	mutex_lock(&kbr_psys_lock);
+	list_for_each_entry(p, &kbr_psys, node) {
+		if (p->dev == dev) {
+			list_del(&p->node);
+			found = p;
+			break;
+		}
+	}
+	mutex_unlock(&kbr_psys_lock);
+
+	/* Not notified any more: the notifier found it on the list only */
+	if (found) {
+		kbr_sources_remove(found->src, KBR_PSY_NR);
+		kfree(found);
+	}
+}
+
+static struct class_interface kbr_psy_intf = {
+	.add_dev	= kbr_psy_add,
+	.remove_dev	= kbr_psy_remove,
+};
+
+/* Called from power_supply_changed_work(), a blocking notifier chain */
+static int kbr_psy_event(struct notifier_block *nb, unsigned long event,
+			 void *data)
+{
+	struct power_supply *psy = data;
+	struct kbr_psy *p;
+	unsigned int i;
+
+	if (event != PSY_EVENT_PROP_CHANGED)
+		return NOTIFY_DONE;
+
+	mutex_lock(&kbr_psys_lock);
+	list_for_each_entry(p, &kbr_psys, node) {
+		if (p->dev != &psy->dev)
+			continue;
+		for (i = 0; i < KBR_PSY_NR; i++)
+			if (p->src[i])
+				kevent_source_notify(p->src[i]);
+		break;
+	}
+	mutex_unlock(&kbr_psys_lock);
+
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kbr_psy_nb = {
+	.notifier_call = kbr_psy_event,
+};
+
+static int kbr_psy_init(void)
+{
+	int ret;
+
+	/* Calls kbr_psy_add() for the supplies already registered */
+	kbr_psy_intf.class = power_supply_class;
+	ret = class_interface_register(&kbr_psy_intf);
+	if (ret)
+		return ret;
+
+	ret = power_supply_reg_notifier(&kbr_psy_nb);
+	if (ret)
+		class_interface_unregister(&kbr_psy_intf);
+
+	return ret;
+}
+
+static void kbr_psy_exit(void)
+{
+	power_supply_unreg_notifier(&kbr_psy_nb);
+	/* Calls kbr_psy_remove() for the supplies still registered */
+	class_interface_unregister(&kbr_psy_intf);
+}
+
+static int __init kbr_init(void)
+{
+	int ret;
+
+	ret = kbr_cpu_init();
+	if (ret)
+		return ret;
+
+	ret = kbr_psy_init();
+	if (ret)
+		goto out_cpu;
+
+	ret = kbr_net_init();
+	if (ret)
+		goto out_psy;
+
+	return 0;
+
+out_psy:
+	kbr_psy_exit();
+out_cpu:
+	kbr_cpu_exit();
+
+	return ret;
+}
+
+static void __exit kbr_exit(void)
+{
+	kbr_net_exit();
+	kbr_psy_exit();
+	kbr_cpu_exit();
+}
+
+module_init(kbr_init);
+module_exit(kbr_exit);
+
+MODULE_DESCRIPTION("kevent sources for network devices, CPUs and power supplies");
+MODULE_LICENSE("GPL");

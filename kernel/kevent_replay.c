@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kevent: the replay ring, the last events sent, for listeners that start
+ * late (KEVENT_CMD_GET_REPLAY).
+ *
+ * Every event is recorded, whether or not anybody listens, in the order of
+ * its sequence number. The ring holds at most @replay events; the oldest
+ * is dropped to make room. Each entry owns a copy of its kobject path, so
+ * the memory is bounded by @replay entries of at most KEVENT_PATH_MAX bytes.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "kevent_internal.h"
+
+/* Largest ring the module parameter allows */
+#define KEVENT_REPLAY_MAX	65536
+
+static int kevent_replay_param_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, KEVENT_REPLAY_MAX);
+}
+
+static const struct kernel_param_ops kevent_replay_param_ops = {
+	.set	= kevent_replay_param_set,
+	.get	= param_get_uint,
+};
+
+static unsigned int replay = 256;
+module_param_cb(replay, &kevent_replay_param_ops, &replay, 0444);
+MODULE_PARM_DESC(replay,
+		 "Events kept for late listeners (0 to 65536, 0 disables, default 256)");
+
+/*
+ * Protects the ring. Entries are added in order of their sequence numbers
+ * (kevent_emit() serialises them), so the ring is sorted from @head on.
+ */
+static DEFINE_MUTEX(kevent_replay_lock);
+static struct kevent_replay_entry *kevent_replay_ring;
+static unsigned int kevent_replay_size;
+static unsigned int kevent_replay_head;	/* the oldest entry */
+static unsigned int kevent_replay_count;
+
+/* The entry at position @pos, counted from the start of the array, mod size */
+static struct kevent_replay_entry *kevent_replay_entry(unsigned int pos)
+{
+	return &kevent_replay_ring[pos % kevent_replay_size];
+}
+
+/**
+ * kevent_replay_init - allocate the ring
+ *
+ * Context: Process context, module init.
+ * Return: 0, or -ENOMEM.
+ */
+int __init kevent_replay_init(void)
+{
+	kevent_replay_size = replay;
+	if (!kevent_replay_size)
+		return 0;
+
+	kevent_replay_ring = kvcalloc(kevent_replay_size,
+				      sizeof(*kevent_replay_ring), GFP_KERNEL);
+	if (!kevent_replay_ring)
+		return -ENOMEM;
+
+	return 0;
+}
+
+/**
+ * kevent_replay_exit - free the ring and the paths it holds
+ *
+ * Context: Process context, module exit, after the family is unregistered.
+ */
+void kevent_replay_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < kevent_replay_size; i++)
+		kfree(kevent_replay_ring[i].path);
+	kvfree(kevent_replay_ring);
+	kevent_replay_ring = NULL;
+	kevent_replay_size = 0;
+	kevent_replay_count = 0;
+}
+
+/**
+ * kevent_replay_record - remember an event
+ * @seq: its sequence number, greater than that of any event recorded before
+ * @timestamp: CLOCK_BOOTTIME of the event, nanoseconds
+ * @path: kobject path below /sys; copied
+ * @attr_id: registry id of the attribute
+ * @coalesced: notifications folded into the event
+ *
+ * An event that cannot be recorded (out of memory) is left out of the
+ * ring; a replay then shows a gap in the sequence numbers.
+ *
+ * Context: Process context.
+ */
+void kevent_replay_record(u64 seq, u64 timestamp, const char *path,
+			  u32 attr_id, u32 coalesced)
+{
+	struct kevent_replay_entry *entry;
+	char *copy;
+
+	if (!kevent_replay_size)
+		return;
+
+	copy = kstrdup(path, GFP_KERNEL);
+	if (!copy)
+		return;
+
+	mutex_lock(&kevent_replay_lock);
+
+	if (kevent_replay_count < kevent_replay_size) {
+		entry = kevent_replay_entry(kevent_replay_head +
+					    kevent_replay_count);
+		kevent_replay_count++;
+	} else {
+		/* Full: the oldest entry makes room */
+		entry = kevent_replay_entry(kevent_replay_head);
+		kevent_replay_head = (kevent_replay_head + 1) %
+				     kevent_replay_size;
+	}
+
+	kfree(entry->path);
+	entry->seq = seq;
+	entry->timestamp = timestamp;
+	entry->path = copy;
+	entry->attr_id = attr_id;
+	entry->coalesced = coalesced;
+
+	mutex_unlock(&kevent_replay_lock);
+}
+
+/**
+ * kevent_replay_foreach - visit the events held, oldest first
+ * @after: visit only the events with a sequence number greater than this
+ * @fn: called for each event under the ring's lock; a non-zero return stops
+ * @data: passed to @fn
+ *
+ * Context: Process context; @fn must not sleep for long or record events.
+ * Return: what @fn returned last, 0 if it was not called.
+ */
+int kevent_replay_foreach(u64 after,
+			  int (*fn)(const struct kevent_replay_entry *entry,
+				    void *data),
+			  void *data)
+{
+	unsigned int lo = 0, hi, mid;
+	int ret = 0;
+
+	mutex_lock(&kevent_replay_lock);
+
+	/* The ring is sorted: find the first event newer than @after */
+	hi = kevent_replay_count;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (kevent_replay_entry(kevent_replay_head + mid)->seq <= after)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+
+	for (; lo < kevent_replay_count; lo++) {
+		ret = fn(kevent_replay_entry(kevent_replay_head + lo), data);
+		if (ret)
+			break;
+	}
+
+	mutex_unlock(&kevent_replay_lock);
+
+	return ret;
+}

@@ -1,0 +1,255 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# kevent_bridge.ko: sources for the attributes of network devices, CPUs and
+# power supplies that the kernel already has, appearing and disappearing
+# with the devices, and events whose values are those sysfs shows then.
+
+setup()
+{
+	load ../test_helper/kevent
+	NETDEVS="d0 d1 d2 kbr0 kbr1 kbr2 kbr3"
+	bridge_load
+}
+
+teardown()
+{
+	watch_stop
+	if [ -n "${CHURN_PIDS:-}" ]; then
+		touch "$BATS_TEST_TMPDIR/stop"
+		# shellcheck disable=SC2086 # a list of pids
+		wait $CHURN_PIDS 2>/dev/null || true
+	fi
+	for dev in $NETDEVS; do
+		ip link del "$dev" 2>/dev/null || true
+	done
+	ip netns del kbr 2>/dev/null || true
+	cpu_set 1 1 2>/dev/null || true
+	bridge_unload
+}
+
+# bridge_load: insert kevent.ko, then kevent_bridge.ko
+bridge_load()
+{
+	lsmod | grep -q '^kevent ' || insmod "$KEVENT_TOP/kernel/kevent.ko"
+	lsmod | grep -q '^kevent_bridge ' ||
+		insmod "$KEVENT_TOP/kernel/kevent_bridge.ko"
+}
+
+# bridge_unload: remove kevent_bridge.ko, then the others
+bridge_unload()
+{
+	if lsmod | grep -q '^kevent_bridge '; then rmmod kevent_bridge; fi
+	modules_unload
+}
+
+# sources: "PATH ATTR" of every annotated source, from --list
+sources()
+{
+	"$KEVENT_WATCH" --list --json |
+		jq -r 'select(.type == "state") | "\(.path) \(.attr)"'
+}
+
+# bridge_sources: those of sources that the bridge would add
+bridge_sources()
+{
+	sources | grep -E '^/devices/(virtual/net/|system/cpu/)|/power_supply/' ||
+		true
+}
+
+# events PATH ATTR: the values of the events of PATH's ATTR so far, one a
+# line ("null" when it could not be read)
+events()
+{
+	jq -r --arg p "$1" --arg a "$2" \
+		'select(.type == "event" and .path == $p and .attr == $a) | .value' \
+		"$WATCH_OUT"
+}
+
+# event_wait PATH ATTR VALUE [SECS]: wait for an event of PATH's ATTR whose
+# value was VALUE
+event_wait()
+{
+	local secs=${4:-20}
+
+	for _ in $(seq $((secs * 10))); do
+		events "$1" "$2" | grep -qxF -- "$3" && return 0
+		sleep 0.1
+	done
+	echo "no event $1 $2 with value '$3' after $secs s:" >&2
+	cat "$WATCH_OUT" "$WATCH_ERR" >&2
+	return 1
+}
+
+# cpu_set N 0|1: take CPU N offline or online, unless it already is
+cpu_set()
+{
+	local f=/sys/devices/system/cpu/cpu$1/online
+
+	[ "$(cat "$f")" = "$2" ] || echo "$2" > "$f"
+}
+
+@test "sources for the present network devices and CPUs appear at load, and all go at unload" {
+	run sources
+	assert_line '/devices/virtual/net/lo operstate'
+	assert_line '/devices/virtual/net/lo carrier'
+	assert_line '/devices/virtual/net/lo mtu'
+	assert_line '/devices/virtual/net/lo address'
+	if [ -e /sys/devices/system/cpu/cpu1/online ]; then
+		assert_line '/devices/system/cpu/cpu1 online'
+	fi
+	rmmod kevent_bridge
+	run bridge_sources
+	assert_output ""
+}
+
+@test "a dummy device: sources come and go with it, operstate/mtu/address events carry the values sysfs shows" {
+	d=/devices/virtual/net/d0
+	watch_start --json --path "$d"
+	ip link add d0 type dummy
+	run sources
+	assert_line "$d operstate"
+	assert_line "$d carrier"
+	assert_line "$d mtu"
+	assert_line "$d address"
+
+	ip link set d0 up
+	up=$(cat /sys/class/net/d0/operstate)
+	refute [ "$up" = down ]
+	event_wait "$d" operstate "$up"
+	event_wait "$d" carrier 1
+
+	ip link set d0 mtu 1400
+	assert_equal "$(cat /sys/class/net/d0/mtu)" 1400
+	event_wait "$d" mtu 1400
+
+	ip link set d0 address 02:00:00:6b:65:76
+	event_wait "$d" address 02:00:00:6b:65:76
+
+	ip link set d0 down
+	assert_equal "$(cat /sys/class/net/d0/operstate)" down
+	event_wait "$d" operstate down
+
+	ip link del d0
+	run sources
+	refute_output --partial "$d "
+
+	# Once per change, each with the value of its moment, in order
+	assert_equal "$(events "$d" operstate | uniq)" "$(printf '%s\n%s' "$up" down)"
+	run events "$d" mtu
+	assert_output 1400
+}
+
+@test "a renamed device is annotated under its new path only" {
+	ip link add d0 type dummy
+	ip link set d0 name d1
+	run sources
+	refute_output --partial '/devices/virtual/net/d0 '
+	assert_line '/devices/virtual/net/d1 mtu'
+
+	watch_start --json --path /devices/virtual/net/d1
+	ip link set d1 mtu 1300
+	event_wait /devices/virtual/net/d1 mtu 1300
+}
+
+@test "a device moved to another network namespace loses its sources, and regains them back home" {
+	ip netns add kbr
+	ip link add d2 type dummy
+	run sources
+	assert_line '/devices/virtual/net/d2 mtu'
+
+	ip link set d2 netns kbr
+	run sources
+	refute_output --partial '/devices/virtual/net/d2 '
+
+	ip -n kbr link set d2 netns 1
+	run sources
+	assert_line '/devices/virtual/net/d2 mtu'
+}
+
+@test "cpu1 offline then online: online events read 0, then 1" {
+	[ -e /sys/devices/system/cpu/cpu1/online ] ||
+		skip "no hotpluggable cpu1 (run the VM with 2 CPUs)"
+	c=/devices/system/cpu/cpu1
+	watch_start --json --attr online
+	echo 0 > /sys/devices/system/cpu/cpu1/online
+	event_wait "$c" online 0
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	event_wait "$c" online 1
+	# One event each, never one with a stale value
+	run events "$c" online
+	assert_output "$(printf '0\n1')"
+}
+
+# churn_net N: add, change and delete dummy device kbrN until $BATS_TEST_TMPDIR/stop
+churn_net()
+{
+	while ! [ -e "$BATS_TEST_TMPDIR/stop" ]; do
+		ip link add "kbr$1" type dummy
+		ip link set "kbr$1" up
+		ip link set "kbr$1" mtu 1280
+		ip link set "kbr$1" name "kbr$(($1 + 2))"
+		ip link del "kbr$(($1 + 2))"
+	done 2>/dev/null
+}
+
+# churn_cpu: take cpu1 offline and online until $BATS_TEST_TMPDIR/stop
+churn_cpu()
+{
+	while ! [ -e "$BATS_TEST_TMPDIR/stop" ]; do
+		cpu_set 1 0
+		cpu_set 1 1
+	done 2>/dev/null
+}
+
+@test "rmmod kevent_bridge under a listener while devices and CPUs change leaves no source behind" {
+	watch_start --json
+	for _ in 1 2; do
+		rm -f "$BATS_TEST_TMPDIR/stop"
+		bridge_load
+		churn_net 0 3>&- &
+		CHURN_PIDS=$!
+		churn_net 1 3>&- &
+		CHURN_PIDS="$CHURN_PIDS $!"
+		if [ -e /sys/devices/system/cpu/cpu1/online ]; then
+			churn_cpu 3>&- &
+			CHURN_PIDS="$CHURN_PIDS $!"
+		fi
+		sleep 1
+		rmmod kevent_bridge
+		run bridge_sources
+		assert_output ""
+		sleep 0.3
+		touch "$BATS_TEST_TMPDIR/stop"
+		# shellcheck disable=SC2086 # a list of pids
+		wait $CHURN_PIDS || true
+		CHURN_PIDS=
+		run bridge_sources
+		assert_output ""
+	done
+	# The listener saw bridge events and still runs
+	assert kill -0 "$WATCH_PID"
+	run jq -r 'select(.type == "event") | .path' "$WATCH_OUT"
+	assert_output --partial /devices/virtual/net/kbr
+}
+
+@test "power supplies: the bridge loads and unloads cleanly, with a source per supply attribute" {
+	supplies=$(ls /sys/class/power_supply)
+	run sources
+	for s in $supplies; do
+		for attr in capacity status online; do
+			[ -e "/sys/class/power_supply/$s/$attr" ] || continue
+			assert_line "$(readlink -f "/sys/class/power_supply/$s" |
+				sed 's|^/sys||') $attr"
+		done
+	done
+	if [ -z "$supplies" ]; then
+		refute_output --partial /power_supply/
+	fi
+	rmmod kevent_bridge
+	run bridge_sources
+	assert_output ""
+	bridge_load
+	rmmod kevent_bridge
+	run lsmod
+	refute_output --partial kevent_bridge
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The stock-kernel sources of kevent-watch: change uevents with NAME=<attr>
+# (--uevent) and sysfs files woken by sysfs_notify() (--poll), exercised by
+# the demo sensor's hwmon device, whose temp1_alarm flips when the
+# temperature crosses temp1_max.
+
+setup()
+{
+	load ../test_helper/kevent
+	modules_load
+	HWMON=$(hwmon_dir 0)
+}
+
+teardown()
+{
+	watch_stop
+	modules_unload
+}
+
+# hwmon_dir N: the hwmon directory of demo sensor N below /sys
+hwmon_dir()
+{
+	local d
+
+	for d in "$DEMO_SYS/kevent-demo.$1"/hwmon/hwmon*; do
+		[ -d "$d" ] && echo "$d" && return 0
+	done
+	echo "sensor $1 has no hwmon device" >&2
+	return 1
+}
+
+@test "the demo hwmon device shows the temperature, temp1_max and temp1_alarm" {
+	run cat "$HWMON/name" "$HWMON/temp1_input" "$HWMON/temp1_max" \
+		"$HWMON/temp1_alarm"
+	assert_success
+	assert_output $'kevent_demo\n25000\n80000\n0'
+	demo_set 0 temperature 81000
+	run cat "$HWMON/temp1_input" "$HWMON/temp1_alarm"
+	assert_output $'81000\n1'
+	echo 90000 > "$HWMON/temp1_max"
+	run cat "$HWMON/temp1_max" "$HWMON/temp1_alarm"
+	assert_output $'90000\n0'
+}
+
+@test "--uevent reports temp1_alarm with value 1 when the temperature goes above temp1_max" {
+	watch_start --uevent --json --count 1 --timeout 20
+	demo_set 0 temperature 81000
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 1
+	run jq -c -e '[.type, .source, .path, .attr, .value, .subsystem,
+		       .class, .unit, (.seq | type)]' "$WATCH_OUT"
+	assert_success
+	assert_output "[\"event\",\"uevent\",\"${HWMON#/sys}\",\"temp1_alarm\",\"1\",\"hwmon\",null,null,\"number\"]"
+	run jq -e '.seq > 0' "$WATCH_OUT"
+	assert_success
+}
+
+@test "--poll on temp1_alarm reports it with value 1 when the temperature goes above temp1_max" {
+	watch_start --poll "$HWMON/temp1_alarm" --json --count 1 --timeout 20
+	demo_set 0 temperature 81000
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 1
+	run jq -c -e '[.type, .source, .path, .attr, .value, .seq, .class,
+		       .subsystem]' "$WATCH_OUT"
+	assert_success
+	assert_output "[\"event\",\"poll\",\"${HWMON#/sys}\",\"temp1_alarm\",\"1\",null,null,\"hwmon\"]"
+}
+
+@test "--poll resolves /sys/class links to the kobject path, and text lines start with POLL" {
+	watch_start --poll "/sys/class/hwmon/${HWMON##*/}/temp1_alarm" \
+		--count 1 --timeout 20
+	demo_set 0 temperature 81000
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 1
+	assert_output --regexp "^POLL\\[[0-9]+\\.[0-9]+\\] - - ${HWMON#/sys} temp1_alarm=1 \\(hwmon\\)\$"
+}
+
+@test "lowering the temperature below temp1_max reports temp1_alarm 0 from both stock sources" {
+	demo_set 0 temperature 81000
+	watch_start --uevent --json --count 1 --timeout 20
+	uevent_out=$WATCH_OUT uevent_pid=$WATCH_PID
+	WATCH_OUT=$BATS_TEST_TMPDIR/poll.out
+	"$KEVENT_WATCH" --poll "$HWMON/temp1_alarm" --json --count 1 \
+		--timeout 20 > "$WATCH_OUT" 2>&1 3>&- &
+	poll_pid=$!
+	for i in $(seq 100); do is_waiting "$poll_pid" && break; sleep 0.1; done
+	demo_set 0 temperature 30000
+	wait "$poll_pid"
+	WATCH_PID=$uevent_pid
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run jq -c '[.source, .attr, .value]' "$uevent_out" "$WATCH_OUT"
+	assert_output $'["uevent","temp1_alarm","0"]\n["poll","temp1_alarm","0"]'
+}
+
+@test "a write to temp1_max that flips the alarm is reported too" {
+	demo_set 0 temperature 50000
+	watch_start --uevent --attr temp1_alarm --json --count 1 --timeout 20
+	echo 40000 > "$HWMON/temp1_max"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run jq -c '[.source, .attr, .value]' "$WATCH_OUT"
+	assert_output '["uevent","temp1_alarm","1"]'
+}
+
+@test "a storm crossing temp1_max from atomic context gives the alarm uevent" {
+	demo_set 0 temperature 79990
+	watch_start --uevent --json --count 1 --timeout 20
+	demo_set 0 storm 100
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run jq -c '[.source, .attr, .value]' "$WATCH_OUT"
+	assert_output '["uevent","temp1_alarm","1"]'
+	run cat "$HWMON/temp1_input"
+	assert_output 80090
+}
+
+@test "temperature changes that do not cross temp1_max send no uevent" {
+	watch_start --uevent --json --timeout 2
+	demo_set 0 temperature 30000
+	demo_set 0 temperature 79000
+	demo_set 1 temperature 40000
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_output ''
+}
+
+@test "kevent events and --list states carry source kevent" {
+	watch_start --json --count 1
+	demo_set 0 temperature 43210
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run jq -c '[.type, .source, .attr, .value]' "$WATCH_OUT"
+	assert_output '["event","kevent","temperature","43210"]'
+	run --separate-stderr "$KEVENT_WATCH" --list --json
+	assert_success
+	run jq -r '.source' <<<"$output"
+	assert_output $'kevent\nkevent\nkevent\nkevent\nkevent\nkevent'
+}
+
+@test "--poll on a file outside /sys is a usage error" {
+	run --separate-stderr "$KEVENT_WATCH" --poll /etc/hostname --timeout 1
+	assert_equal "$status" 2
+	assert_stderr_partial "is not a sysfs file below /sys"
+	run --separate-stderr "$KEVENT_WATCH" --poll /sys/../etc/hostname \
+		--timeout 1
+	assert_equal "$status" 2
+	run --separate-stderr "$KEVENT_WATCH" --poll "$HWMON/temp1_alarm" \
+		/proc/uptime --timeout 1
+	assert_equal "$status" 2
+	run --separate-stderr "$KEVENT_WATCH" --poll "$HWMON/no_such_file" \
+		--timeout 1
+	assert_equal "$status" 1
+	assert_stderr_partial "No such file"
+}
+
+@test "--uevent and --poll work without the kevent layer" {
+	modules_unload
+	run --separate-stderr "$KEVENT_WATCH" --timeout 0.5
+	assert_equal "$status" 1
+	run --separate-stderr "$KEVENT_WATCH" --uevent --timeout 0.5
+	assert_success
+	assert_equal "$stderr" ''
+	run --separate-stderr "$KEVENT_WATCH" --poll /sys/kernel/uevent_seqnum \
+		--timeout 0.5
+	assert_success
+	assert_equal "$stderr" ''
+}

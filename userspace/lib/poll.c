@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The poll source: sysfs attribute files woken by sysfs_notify().
+ *
+ * An epoll set holds the files, edge-triggered on EPOLLPRI|EPOLLERR (what
+ * poll() with POLLPRI|POLLERR waits for), so that each notification is
+ * reported once, even for a file whose read keeps failing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <linux/magic.h>
+
+#include "kevent-private.h"
+
+struct poll_file {
+	int fd;
+	char *path; /* kobject directory relative to /sys */
+	char *attr;
+};
+
+struct kevent_poll_monitor {
+	int epfd;
+	struct poll_file *files;
+	size_t n_files;
+	char *buf;
+};
+
+KEVENT_EXPORT struct kevent_poll_monitor *
+kevent_poll_monitor_unref(struct kevent_poll_monitor *monitor)
+{
+	size_t i;
+
+	if (!monitor)
+		return NULL;
+	for (i = 0; i < monitor->n_files; i++) {
+		if (monitor->files[i].fd >= 0)
+			close(monitor->files[i].fd);
+		free(monitor->files[i].path);
+		free(monitor->files[i].attr);
+	}
+	free(monitor->files);
+	free(monitor->buf);
+	if (monitor->epfd >= 0)
+		close(monitor->epfd);
+	free(monitor);
+	return NULL;
+}
+
+KEVENT_EXPORT int kevent_poll_monitor_new(struct kevent_poll_monitor **ret_monitor)
+{
+	struct kevent_poll_monitor *m;
+	int r;
+
+	if (!ret_monitor)
+		return -EINVAL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->buf = malloc(KEVENT_VALUE_MAX);
+	m->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (m->epfd < 0 || !m->buf) {
+		r = m->buf ? -errno : -ENOMEM;
+		kevent_poll_monitor_unref(m);
+		return r;
+	}
+	*ret_monitor = m;
+	return 0;
+}
+
+KEVENT_EXPORT int kevent_poll_monitor_get_fd(struct kevent_poll_monitor *monitor)
+{
+	if (!monitor)
+		return -EINVAL;
+	return monitor->epfd;
+}
+
+/* Is @p, an absolute path, below /sys (not /sys itself)? */
+static bool below_sys(const char *p)
+{
+	return strncmp(p, "/sys/", 5) == 0 && p[5];
+}
+
+/* Read @fd from offset 0, which re-arms its notification. */
+static int rearm(struct kevent_poll_monitor *m, int fd)
+{
+	ssize_t n;
+
+	do
+		n = pread(fd, m->buf, KEVENT_VALUE_MAX, 0);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : 0;
+}
+
+KEVENT_EXPORT int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
+					  const char *file)
+{
+	struct epoll_event ev = { .events = EPOLLPRI | EPOLLERR | EPOLLET };
+	char *real = NULL, *slash, *path = NULL, *attr = NULL;
+	struct poll_file *files;
+	struct statfs sfs;
+	struct stat st;
+	size_t i;
+	int fd = -1, r;
+
+	if (!monitor || !file || !*file)
+		return -EINVAL;
+	/* Refuse what is plainly outside /sys before looking at it. */
+	if (file[0] == '/' && !below_sys(file))
+		return -EXDEV;
+	real = realpath(file, NULL);
+	if (!real)
+		return -errno;
+	if (!below_sys(real)) {
+		r = -EXDEV;
+		goto out_free;
+	}
+	slash = strrchr(real, '/');
+	*slash = '\0';
+	path = strdup(slash == real + 4 ? "/" : real + 4);
+	attr = strdup(slash + 1);
+	if (!path || !attr) {
+		r = -ENOMEM;
+		goto out_free;
+	}
+	if (!kevent_path_is_valid(path) || !kevent_attr_name_is_valid(attr)) {
+		r = -EINVAL;
+		goto out_free;
+	}
+	for (i = 0; i < monitor->n_files; i++) {
+		if (strcmp(monitor->files[i].path, path) == 0 &&
+		    strcmp(monitor->files[i].attr, attr) == 0) {
+			r = -EEXIST;
+			goto out_free;
+		}
+	}
+
+	*slash = '/';
+	fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		r = -errno;
+		goto out_free;
+	}
+	if (fstatfs(fd, &sfs) < 0 || fstat(fd, &st) < 0) {
+		r = -errno;
+		goto out_close;
+	}
+	if ((unsigned long)sfs.f_type != SYSFS_MAGIC) {
+		r = -EXDEV;
+		goto out_close;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		r = -EISDIR;
+		goto out_close;
+	}
+	/*
+	 * The first read syncs the file with the attribute's notifications,
+	 * even when the attribute's driver fails it (that error is reported
+	 * with the first event).
+	 */
+	rearm(monitor, fd);
+
+	files = realloc(monitor->files,
+			(monitor->n_files + 1) * sizeof(*files));
+	if (!files) {
+		r = -ENOMEM;
+		goto out_close;
+	}
+	monitor->files = files;
+	ev.data.u64 = monitor->n_files;
+	if (epoll_ctl(monitor->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		r = -errno;
+		goto out_close;
+	}
+	files[monitor->n_files++] =
+		(struct poll_file){ .fd = fd, .path = path, .attr = attr };
+	free(real);
+	return 0;
+
+out_close:
+	close(fd);
+out_free:
+	free(real);
+	free(path);
+	free(attr);
+	return r;
+}
+
+KEVENT_EXPORT int
+kevent_poll_monitor_receive(struct kevent_poll_monitor *monitor,
+			    struct kevent_event **ret_event)
+{
+	struct epoll_event ev;
+	struct poll_file *f;
+	int n, r;
+
+	if (!monitor || !ret_event)
+		return -EINVAL;
+	for (;;) {
+		n = epoll_wait(monitor->epfd, &ev, 1, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EAGAIN;
+		if (ev.data.u64 >= monitor->n_files)
+			continue;
+		f = &monitor->files[ev.data.u64];
+		if (f->fd < 0)
+			continue;
+		r = rearm(monitor, f->fd);
+		if (r == -ENODEV) {
+			/* The attribute went away: report it, then let go. */
+			epoll_ctl(monitor->epfd, EPOLL_CTL_DEL, f->fd, NULL);
+			close(f->fd);
+			f->fd = -1;
+		}
+		return kevent_event_new_stock(KEVENT_EVENT_SOURCE_POLL, 0,
+					      f->path, f->attr, NULL,
+					      ret_event);
+	}
+}
