@@ -42,16 +42,16 @@ is_waiting()
 	return 1
 }
 
-# watch_start ARGS...: run kevent-watch ARGS in the background, its stdout
-# in $WATCH_OUT and stderr in $WATCH_ERR; return once it waits for events
-# (within WATCH_START_SECS, 10 by default)
-watch_start()
+# watch_spawn CMD...: run CMD, a kevent-watch command line, in the
+# background, its stdout in $WATCH_OUT and stderr in $WATCH_ERR; return once
+# it waits for events (within WATCH_START_SECS, 10 by default)
+watch_spawn()
 {
 	local i
 
 	WATCH_OUT=$BATS_TEST_TMPDIR/watch.out
 	WATCH_ERR=$BATS_TEST_TMPDIR/watch.err
-	"$KEVENT_WATCH" "$@" > "$WATCH_OUT" 2> "$WATCH_ERR" 3>&- &
+	"$@" > "$WATCH_OUT" 2> "$WATCH_ERR" 3>&- &
 	WATCH_PID=$!
 	for i in $(seq $((${WATCH_START_SECS:-10} * 10))); do
 		is_waiting "$WATCH_PID" && return 0
@@ -63,25 +63,21 @@ watch_start()
 	return 1
 }
 
+# watch_start ARGS...: watch_spawn kevent-watch ARGS
+watch_start()
+{
+	watch_spawn "$KEVENT_WATCH" "$@"
+}
+
 # watch_start_as UID ARGS...: watch_start as the unprivileged user UID
 watch_start_as()
 {
-	local uid=$1 i
+	local uid=$1
 
 	shift
-	WATCH_OUT=$BATS_TEST_TMPDIR/watch.out
-	WATCH_ERR=$BATS_TEST_TMPDIR/watch.err
 	chmod 0777 "$BATS_TEST_TMPDIR"
-	setpriv --reuid="$uid" --regid=65534 --clear-groups \
-		"$KEVENT_WATCH" "$@" > "$WATCH_OUT" 2> "$WATCH_ERR" 3>&- &
-	WATCH_PID=$!
-	for i in $(seq $((${WATCH_START_SECS:-10} * 10))); do
-		is_waiting "$WATCH_PID" && return 0
-		kill -0 "$WATCH_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "kevent-watch did not start waiting for events" >&2
-	return 1
+	watch_spawn setpriv --reuid="$uid" --regid=65534 --clear-groups \
+		"$KEVENT_WATCH" "$@"
 }
 
 # watch_lines N [SECS]: wait until kevent-watch has printed N lines
