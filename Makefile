@@ -9,8 +9,8 @@
 #                   rebuild and run one VM test file (the inner loop)
 #   make clean      remove build output
 
-.PHONY: all deps modules userspace check check-host check-unit check-vm \
-	demo vm-test clean
+.PHONY: all deps modules userspace test-modules check check-host check-unit \
+	check-vm demo vm-test clean
 
 all: modules userspace
 
@@ -24,7 +24,11 @@ modules: deps
 userspace: deps
 	$(MAKE) -C userspace
 
-check: deps all
+# Modules the VM tests load besides kevent's: the kernel's test_power.ko
+test-modules: deps
+	scripts/build-test-power
+
+check: deps all test-modules
 	scripts/check
 
 check-host: deps
@@ -33,10 +37,10 @@ check-host: deps
 check-unit: deps userspace
 	scripts/check unit
 
-check-vm: deps all
+check-vm: deps all test-modules
 	scripts/check vm
 
-vm-test: deps all
+vm-test: deps all test-modules
 	scripts/vm/run-bats $(T)
 
 demo: deps all

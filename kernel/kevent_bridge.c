@@ -71,17 +71,18 @@ static const struct attribute kbr_psy_attrs[KBR_PSY_NR] = {
 
 /*
  * kbr_sources_add - annotate those of @n attributes @attrs that @kobj has,
- * the sources in @srcs (NULL for an attribute skipped). Returns how many.
+ * in class @class, the sources in @srcs (NULL for an attribute skipped).
+ * Returns how many.
  */
 static unsigned int kbr_sources_add(struct kobject *kobj,
 				    const struct attribute *attrs,
 				    struct kevent_source **srcs,
-				    unsigned int n)
+				    unsigned int n, enum kevent_class class)
 {
 	unsigned int i, added = 0;
 
 	for (i = 0; i < n; i++) {
-		srcs[i] = kevent_source_add(kobj, &attrs[i]);
+		srcs[i] = kevent_source_add_class(kobj, &attrs[i], class);
 		if (IS_ERR(srcs[i])) {
 			if (PTR_ERR(srcs[i]) != -ENOENT)
 				pr_warn_ratelimited("%s/%s: not annotated: %pe\n",
@@ -153,7 +154,7 @@ static void kbr_netdev_add(struct net_device *dev)
 
 	nd->dev = dev;
 	if (!kbr_sources_add(&dev->dev.kobj, kbr_net_attrs, nd->src,
-			     KBR_NET_NR)) {
+			     KBR_NET_NR, KEVENT_CLASS_NET)) {
 		kfree(nd);
 		return;
 	}
@@ -316,7 +317,8 @@ static int kbr_cpu_init(void)
 		dev = get_cpu_device(cpu);
 		if (dev)
 			kbr_sources_add(&dev->kobj, &kbr_cpu_attr,
-					&kbr_cpus[cpu].src, 1);
+					&kbr_cpus[cpu].src, 1,
+					KEVENT_CLASS_HOTPLUG);
 	}
 
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
@@ -378,7 +380,8 @@ static int kbr_psy_add(struct device *dev, struct class_interface *intf)
 		return 0;
 
 	p->dev = dev;
-	if (!kbr_sources_add(&dev->kobj, kbr_psy_attrs, p->src, KBR_PSY_NR)) {
+	if (!kbr_sources_add(&dev->kobj, kbr_psy_attrs, p->src, KBR_PSY_NR,
+			     KEVENT_CLASS_POWER)) {
 		kfree(p);
 		return 0;
 	}

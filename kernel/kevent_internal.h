@@ -24,6 +24,7 @@ struct kernfs_node;
  * @kn: the attribute's kernfs node, referenced
  * @path: kobject path below /sys, taken when the source was added
  * @attr_id: registry id of the attribute's name
+ * @class: class of its events
  */
 struct kevent_source {
 	struct list_head node;
@@ -33,6 +34,7 @@ struct kevent_source {
 	struct kernfs_node *kn;
 	char *path;
 	u32 attr_id;
+	enum kevent_class class;
 };
 
 /**
@@ -41,6 +43,7 @@ struct kevent_source {
  * @timestamp: CLOCK_BOOTTIME of the event, nanoseconds
  * @path: kobject path below /sys, owned by the entry
  * @attr_id: registry id of the attribute
+ * @class: class of the event
  * @coalesced: notifications folded into the event
  */
 struct kevent_replay_entry {
@@ -48,6 +51,7 @@ struct kevent_replay_entry {
 	u64 timestamp;
 	char *path;
 	u32 attr_id;
+	enum kevent_class class;
 	u32 coalesced;
 };
 
@@ -73,7 +77,7 @@ void kevent_sources_release_all(void);
 int kevent_replay_init(void);
 void kevent_replay_exit(void);
 void kevent_replay_record(u64 seq, u64 timestamp, const char *path,
-			  u32 attr_id, u32 coalesced);
+			  u32 attr_id, enum kevent_class class, u32 coalesced);
 int kevent_replay_foreach(u64 after,
 			  int (*fn)(const struct kevent_replay_entry *entry,
 				    void *data),
@@ -82,6 +86,7 @@ int kevent_replay_foreach(u64 after,
 /* kevent_netlink.c */
 int kevent_netlink_init(void);
 void kevent_netlink_exit(void);
-void kevent_emit(const char *path, u32 attr_id, u32 coalesced);
+void kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
+		 u32 coalesced);
 
 #endif /* _KEVENT_INTERNAL_H */

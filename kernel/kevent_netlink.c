@@ -43,9 +43,10 @@ static size_t kevent_event_size(const char *path, const char *name)
 	       nla_total_size(sizeof(u32));		/* COALESCED */
 }
 
-static int kevent_put_attr(struct sk_buff *msg, const char *path, u32 attr_id)
+static int kevent_put_attr(struct sk_buff *msg, const char *path, u32 attr_id,
+			   enum kevent_class class)
 {
-	if (nla_put_u32(msg, KEVENT_A_CLASS, kevent_registry_class(attr_id)) ||
+	if (nla_put_u32(msg, KEVENT_A_CLASS, class) ||
 	    nla_put_string(msg, KEVENT_A_PATH, path) ||
 	    nla_put_string(msg, KEVENT_A_ATTR_NAME,
 			   kevent_registry_name(attr_id)) ||
@@ -57,12 +58,13 @@ static int kevent_put_attr(struct sk_buff *msg, const char *path, u32 attr_id)
 
 /* The attributes of an event message, for the multicast and the replay */
 static int kevent_put_event(struct sk_buff *msg, u64 seq, u64 timestamp,
-			    const char *path, u32 attr_id, u32 coalesced)
+			    const char *path, u32 attr_id,
+			    enum kevent_class class, u32 coalesced)
 {
 	if (nla_put_u64_64bit(msg, KEVENT_A_SEQ, seq, KEVENT_A_PAD) ||
 	    nla_put_u64_64bit(msg, KEVENT_A_TIMESTAMP, timestamp,
 			      KEVENT_A_PAD) ||
-	    kevent_put_attr(msg, path, attr_id) ||
+	    kevent_put_attr(msg, path, attr_id, class) ||
 	    nla_put_u32(msg, KEVENT_A_COALESCED, coalesced))
 		return -EMSGSIZE;
 
@@ -73,6 +75,7 @@ static int kevent_put_event(struct sk_buff *msg, u64 seq, u64 timestamp,
  * kevent_emit - send an event to the multicast group of its class
  * @path: kobject path below /sys
  * @attr_id: registry id of the attribute
+ * @class: class of the event, the multicast group it is sent to
  * @coalesced: number of notifications folded into this event
  *
  * Every event takes a sequence number and is recorded in the replay ring,
@@ -81,9 +84,9 @@ static int kevent_put_event(struct sk_buff *msg, u64 seq, u64 timestamp,
  *
  * Context: Process context.
  */
-void kevent_emit(const char *path, u32 attr_id, u32 coalesced)
+void kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
+		 u32 coalesced)
 {
-	enum kevent_class class = kevent_registry_class(attr_id);
 	const char *name = kevent_registry_name(attr_id);
 	struct sk_buff *msg;
 	u64 seq, timestamp;
@@ -94,7 +97,7 @@ void kevent_emit(const char *path, u32 attr_id, u32 coalesced)
 
 	seq = atomic64_inc_return(&kevent_seq);
 	timestamp = ktime_get_boottime_ns();
-	kevent_replay_record(seq, timestamp, path, attr_id, coalesced);
+	kevent_replay_record(seq, timestamp, path, attr_id, class, coalesced);
 
 	if (!genl_has_listeners(&kevent_family, &init_net, class)) {
 		atomic64_inc(&kevent_stat_sent);
@@ -109,7 +112,8 @@ void kevent_emit(const char *path, u32 attr_id, u32 coalesced)
 	if (!hdr)
 		goto out_free_msg;
 
-	if (kevent_put_event(msg, seq, timestamp, path, attr_id, coalesced))
+	if (kevent_put_event(msg, seq, timestamp, path, attr_id, class,
+			     coalesced))
 		goto out_cancel_msg;
 
 	genlmsg_end(msg, hdr);
@@ -149,8 +153,7 @@ static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 		if (src->id <= last)
 			continue;
 
-		if (filter && nla_get_u32(filter) !=
-			      kevent_registry_class(src->attr_id)) {
+		if (filter && nla_get_u32(filter) != src->class) {
 			last = src->id;
 			continue;
 		}
@@ -164,7 +167,7 @@ static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 		}
 		genl_dump_check_consistent(cb, hdr);
 
-		if (kevent_put_attr(skb, src->path, src->attr_id)) {
+		if (kevent_put_attr(skb, src->path, src->attr_id, src->class)) {
 			genlmsg_cancel(skb, hdr);
 			full = true;
 			break;
@@ -241,7 +244,8 @@ static int kevent_replay_fill_one(const struct kevent_replay_entry *entry,
 	genl_dump_check_consistent(cb, hdr);
 
 	if (kevent_put_event(fill->skb, entry->seq, entry->timestamp,
-			     entry->path, entry->attr_id, entry->coalesced)) {
+			     entry->path, entry->attr_id, entry->class,
+			     entry->coalesced)) {
 		genlmsg_cancel(fill->skb, hdr);
 		return -EMSGSIZE;
 	}

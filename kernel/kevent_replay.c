@@ -96,6 +96,7 @@ void kevent_replay_exit(void)
  * @timestamp: CLOCK_BOOTTIME of the event, nanoseconds
  * @path: kobject path below /sys; copied
  * @attr_id: registry id of the attribute
+ * @class: class of the event
  * @coalesced: notifications folded into the event
  *
  * An event that cannot be recorded (out of memory) is left out of the
@@ -104,7 +105,7 @@ void kevent_replay_exit(void)
  * Context: Process context.
  */
 void kevent_replay_record(u64 seq, u64 timestamp, const char *path,
-			  u32 attr_id, u32 coalesced)
+			  u32 attr_id, enum kevent_class class, u32 coalesced)
 {
 	struct kevent_replay_entry *entry;
 	char *copy;
@@ -134,6 +135,7 @@ void kevent_replay_record(u64 seq, u64 timestamp, const char *path,
 	entry->timestamp = timestamp;
 	entry->path = copy;
 	entry->attr_id = attr_id;
+	entry->class = class;
 	entry->coalesced = coalesced;
 
 	mutex_unlock(&kevent_replay_lock);

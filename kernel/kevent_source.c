@@ -86,7 +86,7 @@ static void kevent_source_work(struct work_struct *work)
 		atomic64_add(count - 1, &kevent_stat_coalesced);
 
 	kernfs_notify(src->kn);
-	kevent_emit(src->path, src->attr_id, count - 1);
+	kevent_emit(src->path, src->attr_id, src->class, count - 1);
 }
 
 static void kevent_source_free(struct kevent_source *src)
@@ -97,21 +97,22 @@ static void kevent_source_free(struct kevent_source *src)
 }
 
 /**
- * kevent_source_add - annotate an attribute as an event source
+ * kevent_source_add_class - annotate an attribute as a source of a class
  * @kobj: the kobject, already in sysfs
  * @attr: one of @kobj's attributes; its name must be in the registry
+ * @class: class of the source's events, in place of the registry's
  *
- * The source is listed in the sources dump until kevent_source_remove().
- * The kobject's path is taken now: a kobject that is renamed or moved must
- * have its sources removed and added again.
+ * As kevent_source_add(), for an attribute whose events belong to another
+ * class than the registry gives its name, such as the online attribute of
+ * a power supply.
  *
  * Context: Process context.
- * Return: the new source, or an ERR_PTR(): -EINVAL if the attribute's name
- * is not in the registry or contains a '/', -ENOENT if @kobj has no such
- * attribute file, -EEXIST if it is already a source, -ENOMEM.
+ * Return: the new source, or an ERR_PTR() as kevent_source_add(); also
+ * -EINVAL if @class is greater than %KEVENT_CLASS_MAX.
  */
-struct kevent_source *kevent_source_add(struct kobject *kobj,
-					const struct attribute *attr)
+struct kevent_source *kevent_source_add_class(struct kobject *kobj,
+					      const struct attribute *attr,
+					      enum kevent_class class)
 {
 	struct kevent_source *src, *iter;
 	struct kernfs_node *kn;
@@ -121,7 +122,7 @@ struct kevent_source *kevent_source_add(struct kobject *kobj,
 
 	might_sleep();
 
-	if (!kobj || !attr)
+	if (!kobj || !attr || class > KEVENT_CLASS_MAX)
 		return ERR_PTR(-EINVAL);
 
 	attr_id = kevent_registry_lookup(attr->name);
@@ -148,6 +149,7 @@ struct kevent_source *kevent_source_add(struct kobject *kobj,
 	src->kn = kn;
 	src->path = path;
 	src->attr_id = attr_id;
+	src->class = class;
 
 	mutex_lock(&kevent_sources_lock);
 	list_for_each_entry(iter, &kevent_sources, node) {
@@ -172,6 +174,38 @@ out_put_kn:
 	kernfs_put(kn);
 
 	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(kevent_source_add_class);
+
+/**
+ * kevent_source_add - annotate an attribute as an event source
+ * @kobj: the kobject, already in sysfs
+ * @attr: one of @kobj's attributes; its name must be in the registry
+ *
+ * The source is listed in the sources dump until kevent_source_remove(). Its
+ * events belong to the class the registry gives the attribute's name.
+ * The kobject's path is taken now: a kobject that is renamed or moved must
+ * have its sources removed and added again.
+ *
+ * Context: Process context.
+ * Return: the new source, or an ERR_PTR(): -EINVAL if the attribute's name
+ * is not in the registry or contains a '/', -ENOENT if @kobj has no such
+ * attribute file, -EEXIST if it is already a source, -ENOMEM.
+ */
+struct kevent_source *kevent_source_add(struct kobject *kobj,
+					const struct attribute *attr)
+{
+	int attr_id;
+
+	if (!attr)
+		return ERR_PTR(-EINVAL);
+
+	attr_id = kevent_registry_lookup(attr->name);
+	if (attr_id < 0)
+		return ERR_PTR(attr_id);
+
+	return kevent_source_add_class(kobj, attr,
+				       kevent_registry_class(attr_id));
 }
 EXPORT_SYMBOL_GPL(kevent_source_add);
 
@@ -301,7 +335,7 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 	}
 
 	kernfs_notify(kn);
-	kevent_emit(path, attr_id, 0);
+	kevent_emit(path, attr_id, kevent_registry_class(attr_id), 0);
 
 	kfree(path);
 	kernfs_put(kn);

@@ -11,6 +11,8 @@
 #ifndef _KEVENT_H
 #define _KEVENT_H
 
+#include "../uapi/kevent.h"
+
 struct attribute;
 struct device;
 struct kobject;
@@ -18,6 +20,9 @@ struct kevent_source;
 
 struct kevent_source *kevent_source_add(struct kobject *kobj,
 					const struct attribute *attr);
+struct kevent_source *kevent_source_add_class(struct kobject *kobj,
+					      const struct attribute *attr,
+					      enum kevent_class class);
 struct kevent_source *devm_kevent_source_add(struct device *dev,
 					     const struct attribute *attr);
 void kevent_source_remove(struct kevent_source *src);

@@ -24,6 +24,7 @@ teardown()
 	done
 	ip netns del kbr 2>/dev/null || true
 	cpu_set 1 1 2>/dev/null || true
+	if lsmod | grep -q '^test_power '; then rmmod test_power; fi
 	bridge_unload
 }
 
@@ -63,6 +64,23 @@ events()
 	jq -r --arg p "$1" --arg a "$2" \
 		'select(.type == "event" and .path == $p and .attr == $a) | .value' \
 		"$WATCH_OUT"
+}
+
+# event_classes PATH ATTR: the classes of the events of PATH's ATTR so far,
+# each once
+event_classes()
+{
+	jq -r --arg p "$1" --arg a "$2" \
+		'select(.type == "event" and .path == $p and .attr == $a) | .class' \
+		"$WATCH_OUT" | sort -u
+}
+
+# source_classes PATH: "ATTR CLASS" of every source of PATH, from --list
+source_classes()
+{
+	"$KEVENT_WATCH" --list --json |
+		jq -r --arg p "$1" \
+			'select(.type == "state" and .path == $p) | "\(.attr) \(.class)"'
 }
 
 # event_wait PATH ATTR VALUE [SECS]: wait for an event of PATH's ATTR whose
@@ -178,6 +196,11 @@ cpu_set()
 	# One event each, never one with a stale value
 	run events "$c" online
 	assert_output "$(printf '0\n1')"
+	# A CPU's online keeps the registry's class, unlike a power supply's
+	run event_classes "$c" online
+	assert_output hotplug
+	run source_classes "$c"
+	assert_output "online hotplug"
 }
 
 # churn_net N: add, change and delete dummy device kbrN until $BATS_TEST_TMPDIR/stop
@@ -243,7 +266,7 @@ churn_cpu()
 		done
 	done
 	if [ -z "$supplies" ]; then
-		refute_output --partial /power_supply/
+		refute_output --partial /power_supply/test_
 	fi
 	rmmod kevent_bridge
 	run bridge_sources
@@ -252,4 +275,42 @@ churn_cpu()
 	rmmod kevent_bridge
 	run lsmod
 	refute_output --partial kevent_bridge
+}
+
+# psy_path NAME: the kobject path of power supply NAME
+psy_path()
+{
+	readlink -f "/sys/class/power_supply/$1" | sed 's|^/sys||'
+}
+
+@test "test_power.ko: supplies' capacity, status and online are class power, with events carrying the values set" {
+	tp=$KEVENT_TOP/build/test_power/test_power.ko
+	[ -e "$tp" ] || fail "no $tp: run make test-modules"
+	params=/sys/module/test_power/parameters
+	insmod "$tp"
+	bat=$(psy_path test_battery)
+	ac=$(psy_path test_ac)
+
+	# test_battery has no online file, test_ac only online
+	run source_classes "$bat"
+	assert_line "capacity power"
+	assert_line "status power"
+	refute_line --partial online
+	run source_classes "$ac"
+	assert_output "online power"
+
+	watch_start --json --class power
+	echo 42 > "$params/battery_capacity"
+	event_wait "$bat" capacity 42
+	run event_classes "$bat" capacity
+	assert_output power
+
+	echo off > "$params/ac_online"
+	event_wait "$ac" online 0
+	run event_classes "$ac" online
+	assert_output power
+
+	rmmod test_power
+	run bridge_sources
+	refute_output --partial /power_supply/test_
 }
