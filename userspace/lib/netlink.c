@@ -38,6 +38,31 @@ out_close:
 }
 
 /*
+ * A request socket (kevent_request_socket_open()) and the id of the kevent
+ * family on it, for one request. Returns 0, or a negative errno with no
+ * socket left open (-ENOENT: the layer is not loaded).
+ */
+static int kevent_request_open(struct mnl_socket **ret_nl,
+			       uint16_t *ret_family_id)
+{
+	struct genl_family family;
+	struct mnl_socket *nl;
+	int r;
+
+	r = kevent_request_socket_open(&nl);
+	if (r < 0)
+		return r;
+	r = genl_family_resolve(nl, KEVENT_GENL_NAME, &family);
+	if (r < 0) {
+		mnl_socket_close(nl);
+		return r;
+	}
+	*ret_nl = nl;
+	*ret_family_id = family.id;
+	return 0;
+}
+
+/*
  * Send @nlh and feed the answers to @cb until the kernel says done (or acks),
  * @cb stops, or an error arrives. Only messages from the kernel are looked
  * at. Return: 0, or a negative errno (the kernel's, or -ETIMEDOUT).
@@ -244,20 +269,17 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 static int dump_run(uint8_t cmd, uint64_t after, struct dump_data *d)
 {
 	char buf[KEVENT_REQUEST_BUF_SIZE] = { 0 };
-	struct genl_family family;
 	struct mnl_socket *nl;
+	uint16_t family_id;
 	struct nlmsghdr *nlh;
 	int r;
 
 	if (!d->cb)
 		return -EINVAL;
-	r = kevent_request_socket_open(&nl);
+	r = kevent_request_open(&nl, &family_id);
 	if (r < 0)
 		return r;
-	r = genl_family_resolve(nl, KEVENT_GENL_NAME, &family);
-	if (r < 0)
-		goto out_close;
-	nlh = genl_put_header(buf, family.id, NLM_F_DUMP, cmd,
+	nlh = genl_put_header(buf, family_id, NLM_F_DUMP, cmd,
 			      KEVENT_GENL_VERSION);
 	if (after)
 		mnl_attr_put_u64(nlh, KEVENT_A_SEQ, after);
@@ -265,7 +287,6 @@ static int dump_run(uint8_t cmd, uint64_t after, struct dump_data *d)
 	if (r == 0 && d->stopped)
 		r = d->stopped;
 
-out_close:
 	mnl_socket_close(nl);
 	return r;
 }
@@ -333,26 +354,22 @@ KEVENT_EXPORT int kevent_stats_get(struct kevent_stats *ret_stats)
 {
 	char buf[KEVENT_REQUEST_BUF_SIZE] = { 0 };
 	struct kevent_stats stats = { 0 };
-	struct genl_family family;
 	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
+	uint16_t family_id;
 	int r;
 
 	if (!ret_stats)
 		return -EINVAL;
-	r = kevent_request_socket_open(&nl);
+	r = kevent_request_open(&nl, &family_id);
 	if (r < 0)
 		return r;
-	r = genl_family_resolve(nl, KEVENT_GENL_NAME, &family);
-	if (r < 0)
-		goto out_close;
-	nlh = genl_put_header(buf, family.id, NLM_F_ACK, KEVENT_CMD_GET_STATS,
+	nlh = genl_put_header(buf, family_id, NLM_F_ACK, KEVENT_CMD_GET_STATS,
 			      KEVENT_GENL_VERSION);
 	r = request_run(nl, nlh, stats_cb, &stats);
 	if (r == 0)
 		*ret_stats = stats;
 
-out_close:
 	mnl_socket_close(nl);
 	return r;
 }
