@@ -13,6 +13,10 @@
  *   unplug       write 1: notify temperature, then unregister the device
  *   notify       write an attribute name: kevent_notify() it once, the write
  *                failing with its error
+ *   churn        write N: for N seconds, remove the temperature source and
+ *                add it again, over and over, while a thread on each of two
+ *                CPUs notifies it from atomic context; read: what the last
+ *                run did ("cycles C notifies N failures F")
  *
  * Each sensor also registers an hwmon device "kevent_demo" below its platform
  * device, with temp1_input (the temperature), temp1_max (writable by root,
@@ -29,7 +33,9 @@
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/hwmon.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
@@ -92,6 +98,20 @@ struct kevent_demo_sensor {
 static unsigned int sensors = 2;
 module_param(sensors, uint, 0444);
 MODULE_PARM_DESC(sensors, "Number of simulated sensors (1-64, default 2)");
+
+/**
+ * struct kevent_demo_churn - what the last churn run of a sensor did
+ * @cycles: times the temperature source was removed and added again
+ * @notifies: notifications the two threads made
+ * @failures: times adding the source again failed (it stayed absent)
+ */
+struct kevent_demo_churn {
+	unsigned long cycles;
+	atomic_long_t notifies;
+	unsigned long failures;
+};
+
+static struct kevent_demo_churn kevent_demo_churn_result;
 
 static struct kevent_demo_sensor *kevent_demo_sensors;
 static unsigned int kevent_demo_count;
@@ -331,6 +351,26 @@ static void kevent_demo_detach(void *data)
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
+/* Take the temperature source out of @s, where nothing can notify it */
+static struct kevent_source *
+kevent_demo_take_temperature(struct kevent_demo_sensor *s)
+{
+	struct kevent_source *src;
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	src = s->src[KEVENT_DEMO_ATTR_TEMPERATURE];
+	s->src[KEVENT_DEMO_ATTR_TEMPERATURE] = NULL;
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	return src;
+}
+
+static void kevent_demo_remove_temperature(void *data)
+{
+	kevent_source_remove(kevent_demo_take_temperature(data));
+}
+
 static int kevent_demo_probe(struct platform_device *pdev)
 {
 	struct kevent_source *src[KEVENT_DEMO_NR_ATTRS];
@@ -351,7 +391,13 @@ static int kevent_demo_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	/*
+	 * The temperature source is added by hand, not with devm, so that the
+	 * churn control can remove it and add it again.
+	 */
 	for (i = 0; i < KEVENT_DEMO_NR_ATTRS; i++) {
+		if (i == KEVENT_DEMO_ATTR_TEMPERATURE)
+			continue;
 		src[i] = devm_kevent_source_add(dev, kevent_demo_attrs[i]);
 		if (IS_ERR(src[i]))
 			return dev_err_probe(dev, PTR_ERR(src[i]),
@@ -364,9 +410,22 @@ static int kevent_demo_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	src[KEVENT_DEMO_ATTR_TEMPERATURE] =
+		kevent_source_add(&dev->kobj,
+				  kevent_demo_attrs[KEVENT_DEMO_ATTR_TEMPERATURE]);
+	if (IS_ERR(src[KEVENT_DEMO_ATTR_TEMPERATURE]))
+		return dev_err_probe(dev,
+				     PTR_ERR(src[KEVENT_DEMO_ATTR_TEMPERATURE]),
+				     "cannot annotate temperature\n");
+
 	spin_lock_irqsave(&s->lock, flags);
 	memcpy(s->src, src, sizeof(s->src));
 	spin_unlock_irqrestore(&s->lock, flags);
+
+	/* Released first: takes the temperature source out, then removes it */
+	ret = devm_add_action_or_reset(dev, kevent_demo_remove_temperature, s);
+	if (ret)
+		return ret;
 
 	hwmon = devm_hwmon_device_register_with_info(dev, "kevent_demo", s,
 						     &kevent_demo_hwmon_chip,
@@ -606,6 +665,131 @@ static const struct file_operations kevent_demo_notify_fops = {
 	.llseek = no_llseek,
 };
 
+/* A churn thread: notify the temperature from atomic context until told */
+static int kevent_demo_churn_notify(void *data)
+{
+	struct kevent_demo_sensor *s = data;
+	unsigned long flags;
+
+	while (!kthread_should_stop()) {
+		spin_lock_irqsave(&s->lock, flags);
+		if (s->src[KEVENT_DEMO_ATTR_TEMPERATURE]) {
+			kevent_source_notify(s->src[KEVENT_DEMO_ATTR_TEMPERATURE]);
+			atomic_long_inc(&kevent_demo_churn_result.notifies);
+		}
+		spin_unlock_irqrestore(&s->lock, flags);
+		cond_resched();
+	}
+
+	return 0;
+}
+
+/*
+ * Remove the temperature source of @s and add it again until @end.
+ * Return: whether the source is there at the end.
+ */
+static bool kevent_demo_churn_cycle(struct kevent_demo_sensor *s,
+				    unsigned long end)
+{
+	struct kobject *kobj = &s->pdev->dev.kobj;
+	struct kevent_source *src;
+	unsigned long flags;
+	bool present = true;
+
+	while (time_before(jiffies, end) && !fatal_signal_pending(current)) {
+		kevent_source_remove(kevent_demo_take_temperature(s));
+
+		src = kevent_source_add(kobj, kevent_demo_attrs[KEVENT_DEMO_ATTR_TEMPERATURE]);
+		present = !IS_ERR(src);
+		if (!present) {
+			kevent_demo_churn_result.failures++;
+		} else {
+			spin_lock_irqsave(&s->lock, flags);
+			s->src[KEVENT_DEMO_ATTR_TEMPERATURE] = src;
+			spin_unlock_irqrestore(&s->lock, flags);
+		}
+		kevent_demo_churn_result.cycles++;
+		cond_resched();
+	}
+
+	return present;
+}
+
+static ssize_t kevent_demo_churn_write(struct file *file,
+				       const char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	struct kevent_demo_sensor *s = file->private_data;
+	struct task_struct *thread[2] = {};
+	unsigned int secs, cpu, n = 0;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 10, &secs);
+	if (ret)
+		return ret;
+	if (!secs || secs > 3600)
+		return -EINVAL;
+
+	/* Held throughout: the device cannot be unplugged meanwhile */
+	mutex_lock(&kevent_demo_lock);
+	if (!s->pdev) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
+
+	kevent_demo_churn_result.cycles = 0;
+	kevent_demo_churn_result.failures = 0;
+	atomic_long_set(&kevent_demo_churn_result.notifies, 0);
+
+	for_each_online_cpu(cpu) {
+		if (n == ARRAY_SIZE(thread))
+			break;
+		thread[n] = kthread_create_on_cpu(kevent_demo_churn_notify, s,
+						  cpu, "kevent-churn/%u");
+		if (IS_ERR(thread[n])) {
+			ret = PTR_ERR(thread[n]);
+			thread[n] = NULL;
+			goto out_stop;
+		}
+		wake_up_process(thread[n]);
+		n++;
+	}
+
+	/* The source is back, unless adding it failed the last time */
+	if (!kevent_demo_churn_cycle(s, jiffies + secs * HZ))
+		ret = -ENOMEM;
+
+out_stop:
+	while (n--)
+		kthread_stop(thread[n]);
+out_unlock:
+	mutex_unlock(&kevent_demo_lock);
+
+	return ret ?: count;
+}
+
+static ssize_t kevent_demo_churn_read(struct file *file, char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	char buf[96];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "cycles %lu notifies %ld failures %lu\n",
+			kevent_demo_churn_result.cycles,
+			atomic_long_read(&kevent_demo_churn_result.notifies),
+			kevent_demo_churn_result.failures);
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations kevent_demo_churn_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = kevent_demo_churn_read,
+	.write = kevent_demo_churn_write,
+	.llseek = no_llseek,
+};
+
 static void kevent_demo_debugfs_init(void)
 {
 	struct dentry *dir;
@@ -628,6 +812,8 @@ static void kevent_demo_debugfs_init(void)
 				    &kevent_demo_unplug_fops);
 		debugfs_create_file("notify", 0200, dir, s,
 				    &kevent_demo_notify_fops);
+		debugfs_create_file("churn", 0600, dir, s,
+				    &kevent_demo_churn_fops);
 	}
 }
 

@@ -6,6 +6,7 @@
 #define _KEVENT_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/export.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -14,13 +15,31 @@
 #include "uapi/kevent.h"
 
 struct kernfs_node;
+struct sk_buff;
+
+/*
+ * Symbols of kevent.ko that only its KUnit tests (kevent_kunit.ko) use:
+ * exported in their own namespace, and only by kernels built with KUnit.
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+#define KEVENT_EXPORT_FOR_KUNIT(sym)	EXPORT_SYMBOL_NS_GPL(sym, KEVENT_KUNIT)
+#else
+#define KEVENT_EXPORT_FOR_KUNIT(sym)
+#endif
+
+/* Longest coalescing window the coalesce_ms module parameter allows */
+#define KEVENT_COALESCE_MS_MAX		10000
 
 /**
  * struct kevent_source - an annotated attribute
  * @node: entry in &kevent_sources, in order of @id
  * @id: unique and increasing, lets a sources dump resume after any entry
- * @work: sends the event and wakes poll()ers of the attribute
+ * @work: sends the event and wakes poll()ers of the attribute, at once or
+ *	when the source's coalescing window ends
  * @pending: notifications not yet reported
+ * @last_sent: CLOCK_BOOTTIME of the last event the work sent, nanoseconds;
+ *	only the work uses it
+ * @sent: the work has sent an event, @last_sent is valid
  * @kn: the attribute's kernfs node, referenced
  * @path: kobject path below /sys, taken when the source was added
  * @attr_id: registry id of the attribute's name
@@ -29,8 +48,10 @@ struct kernfs_node;
 struct kevent_source {
 	struct list_head node;
 	unsigned long id;
-	struct work_struct work;
+	struct delayed_work work;
 	atomic_t pending;
+	u64 last_sent;
+	bool sent;
 	struct kernfs_node *kn;
 	char *path;
 	u32 attr_id;
@@ -38,18 +59,20 @@ struct kevent_source {
 };
 
 /**
- * struct kevent_replay_entry - an event held for late listeners
- * @seq: its sequence number
+ * struct kevent_record - an event, as sent and as held for late listeners
+ * @seq: its sequence number, one counter for all classes
+ * @class_seq: its sequence number within its class
  * @timestamp: CLOCK_BOOTTIME of the event, nanoseconds
- * @path: kobject path below /sys, owned by the entry
+ * @path: kobject path below /sys (owned by the entry in the replay ring)
  * @attr_id: registry id of the attribute
  * @class: class of the event
  * @coalesced: notifications folded into the event
  */
-struct kevent_replay_entry {
+struct kevent_record {
 	u64 seq;
+	u64 class_seq;
 	u64 timestamp;
-	char *path;
+	const char *path;
 	u32 attr_id;
 	enum kevent_class class;
 	u32 coalesced;
@@ -60,6 +83,7 @@ extern struct workqueue_struct *kevent_wq;
 extern atomic64_t kevent_stat_sent;
 extern atomic64_t kevent_stat_coalesced;
 extern atomic64_t kevent_stat_failed;
+extern atomic64_t kevent_stat_unrecorded;
 
 /* kevent_registry.c */
 int kevent_registry_lookup(const char *name);
@@ -72,14 +96,14 @@ extern struct list_head kevent_sources;
 extern unsigned int kevent_sources_count;
 extern unsigned int kevent_sources_gen;
 void kevent_sources_release_all(void);
+u64 kevent_coalesce_wait(u64 now, u64 last_sent, bool sent, u64 window);
 
 /* kevent_replay.c */
 int kevent_replay_init(void);
 void kevent_replay_exit(void);
-void kevent_replay_record(u64 seq, u64 timestamp, const char *path,
-			  u32 attr_id, enum kevent_class class, u32 coalesced);
+int kevent_replay_record(const struct kevent_record *rec);
 int kevent_replay_foreach(u64 after,
-			  int (*fn)(const struct kevent_replay_entry *entry,
+			  int (*fn)(const struct kevent_record *rec,
 				    void *data),
 			  void *data);
 
@@ -88,5 +112,7 @@ int kevent_netlink_init(void);
 void kevent_netlink_exit(void);
 void kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
 		 u32 coalesced);
+size_t kevent_event_size(const char *path, const char *name);
+int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec);
 
 #endif /* _KEVENT_INTERNAL_H */

@@ -19,6 +19,7 @@ struct workqueue_struct *kevent_wq;
 atomic64_t kevent_stat_sent = ATOMIC64_INIT(0);
 atomic64_t kevent_stat_coalesced = ATOMIC64_INIT(0);
 atomic64_t kevent_stat_failed = ATOMIC64_INIT(0);
+atomic64_t kevent_stat_unrecorded = ATOMIC64_INIT(0);
 
 static int __init kevent_init(void)
 {

@@ -26,15 +26,28 @@ static const struct genl_multicast_group kevent_mcgrps[] = {
 
 static_assert(ARRAY_SIZE(kevent_mcgrps) == __KEVENT_CLASS_MAX);
 
-/* Serialises events, so that they leave in the order of their numbers */
+/*
+ * Serialises events, so that they leave in the order of their numbers, and
+ * protects the numbers: one counter for all events, and one per class, which
+ * lets a listener of some classes see that it missed events of those.
+ */
 static DEFINE_MUTEX(kevent_emit_lock);
-static atomic64_t kevent_seq = ATOMIC64_INIT(0);
+static u64 kevent_seq;
+static u64 kevent_class_seq[__KEVENT_CLASS_MAX];
 
 static struct genl_family kevent_family;
 
-static size_t kevent_event_size(const char *path, const char *name)
+/**
+ * kevent_event_size - room an event message's attributes take
+ * @path: kobject path below /sys
+ * @name: attribute name
+ *
+ * Return: the payload size to ask genlmsg_new() for.
+ */
+size_t kevent_event_size(const char *path, const char *name)
 {
 	return nla_total_size_64bit(sizeof(u64)) +	/* SEQ */
+	       nla_total_size_64bit(sizeof(u64)) +	/* CLASS_SEQ */
 	       nla_total_size_64bit(sizeof(u64)) +	/* TIMESTAMP */
 	       nla_total_size(sizeof(u32)) +		/* CLASS */
 	       nla_total_size(strlen(path) + 1) +	/* PATH */
@@ -42,6 +55,7 @@ static size_t kevent_event_size(const char *path, const char *name)
 	       nla_total_size(sizeof(u32)) +		/* ATTR_ID */
 	       nla_total_size(sizeof(u32));		/* COALESCED */
 }
+KEVENT_EXPORT_FOR_KUNIT(kevent_event_size);
 
 static int kevent_put_attr(struct sk_buff *msg, const char *path, u32 attr_id,
 			   enum kevent_class class)
@@ -56,20 +70,29 @@ static int kevent_put_attr(struct sk_buff *msg, const char *path, u32 attr_id,
 	return 0;
 }
 
-/* The attributes of an event message, for the multicast and the replay */
-static int kevent_put_event(struct sk_buff *msg, u64 seq, u64 timestamp,
-			    const char *path, u32 attr_id,
-			    enum kevent_class class, u32 coalesced)
+/**
+ * kevent_put_event - add the attributes of an event message
+ * @msg: the message, its generic netlink header put
+ * @rec: the event
+ *
+ * The same attributes go out in the multicast and in the replay dump.
+ *
+ * Return: 0, or -EMSGSIZE if @msg has no room for them.
+ */
+int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec)
 {
-	if (nla_put_u64_64bit(msg, KEVENT_A_SEQ, seq, KEVENT_A_PAD) ||
-	    nla_put_u64_64bit(msg, KEVENT_A_TIMESTAMP, timestamp,
+	if (nla_put_u64_64bit(msg, KEVENT_A_SEQ, rec->seq, KEVENT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KEVENT_A_CLASS_SEQ, rec->class_seq,
 			      KEVENT_A_PAD) ||
-	    kevent_put_attr(msg, path, attr_id, class) ||
-	    nla_put_u32(msg, KEVENT_A_COALESCED, coalesced))
+	    nla_put_u64_64bit(msg, KEVENT_A_TIMESTAMP, rec->timestamp,
+			      KEVENT_A_PAD) ||
+	    kevent_put_attr(msg, rec->path, rec->attr_id, rec->class) ||
+	    nla_put_u32(msg, KEVENT_A_COALESCED, rec->coalesced))
 		return -EMSGSIZE;
 
 	return 0;
 }
+KEVENT_EXPORT_FOR_KUNIT(kevent_put_event);
 
 /**
  * kevent_emit - send an event to the multicast group of its class
@@ -78,9 +101,10 @@ static int kevent_put_event(struct sk_buff *msg, u64 seq, u64 timestamp,
  * @class: class of the event, the multicast group it is sent to
  * @coalesced: number of notifications folded into this event
  *
- * Every event takes a sequence number and is recorded in the replay ring,
- * even when nobody listens and the message is not built; it then counts as
- * sent.
+ * Every event takes a sequence number, and one in its class, and is
+ * recorded in the replay ring, even when nobody listens and the message is
+ * not built; it then counts as sent. An event that cannot be sent still uses
+ * its numbers, so that listeners see a gap.
  *
  * Context: Process context.
  */
@@ -88,16 +112,23 @@ void kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
 		 u32 coalesced)
 {
 	const char *name = kevent_registry_name(attr_id);
+	struct kevent_record rec = {
+		.path = path,
+		.attr_id = attr_id,
+		.class = class,
+		.coalesced = coalesced,
+	};
 	struct sk_buff *msg;
-	u64 seq, timestamp;
 	void *hdr;
 	int ret;
 
 	mutex_lock(&kevent_emit_lock);
 
-	seq = atomic64_inc_return(&kevent_seq);
-	timestamp = ktime_get_boottime_ns();
-	kevent_replay_record(seq, timestamp, path, attr_id, class, coalesced);
+	rec.seq = ++kevent_seq;
+	rec.class_seq = ++kevent_class_seq[class];
+	rec.timestamp = ktime_get_boottime_ns();
+	if (kevent_replay_record(&rec))
+		atomic64_inc(&kevent_stat_unrecorded);
 
 	if (!genl_has_listeners(&kevent_family, &init_net, class)) {
 		atomic64_inc(&kevent_stat_sent);
@@ -112,8 +143,7 @@ void kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
 	if (!hdr)
 		goto out_free_msg;
 
-	if (kevent_put_event(msg, seq, timestamp, path, attr_id, class,
-			     coalesced))
+	if (kevent_put_event(msg, &rec))
 		goto out_cancel_msg;
 
 	genlmsg_end(msg, hdr);
@@ -223,7 +253,7 @@ static int kevent_nl_get_replay_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static int kevent_replay_fill_one(const struct kevent_replay_entry *entry,
+static int kevent_replay_fill_one(const struct kevent_record *entry,
 				  void *data)
 {
 	struct kevent_replay_fill *fill = data;
@@ -243,9 +273,7 @@ static int kevent_replay_fill_one(const struct kevent_replay_entry *entry,
 		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
 
-	if (kevent_put_event(fill->skb, entry->seq, entry->timestamp,
-			     entry->path, entry->attr_id, entry->class,
-			     entry->coalesced)) {
+	if (kevent_put_event(fill->skb, entry)) {
 		genlmsg_cancel(fill->skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -287,7 +315,7 @@ static int kevent_nl_get_stats_doit(struct sk_buff *skb,
 	sources = kevent_sources_count;
 	mutex_unlock(&kevent_sources_lock);
 
-	msg = genlmsg_new(3 * nla_total_size_64bit(sizeof(u64)) +
+	msg = genlmsg_new(4 * nla_total_size_64bit(sizeof(u64)) +
 			  nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -304,6 +332,9 @@ static int kevent_nl_get_stats_doit(struct sk_buff *skb,
 			      KEVENT_A_PAD) ||
 	    nla_put_u64_64bit(msg, KEVENT_A_STAT_FAILED,
 			      atomic64_read(&kevent_stat_failed),
+			      KEVENT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KEVENT_A_STAT_UNRECORDED,
+			      atomic64_read(&kevent_stat_unrecorded),
 			      KEVENT_A_PAD) ||
 	    nla_put_u32(msg, KEVENT_A_STAT_SOURCES, sources))
 		goto out_cancel_msg;

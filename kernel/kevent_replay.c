@@ -42,13 +42,13 @@ MODULE_PARM_DESC(replay,
  * (kevent_emit() serialises them), so the ring is sorted from @head on.
  */
 static DEFINE_MUTEX(kevent_replay_lock);
-static struct kevent_replay_entry *kevent_replay_ring;
+static struct kevent_record *kevent_replay_ring;
 static unsigned int kevent_replay_size;
 static unsigned int kevent_replay_head;	/* the oldest entry */
 static unsigned int kevent_replay_count;
 
 /* The entry at position @pos, counted from the start of the array, mod size */
-static struct kevent_replay_entry *kevent_replay_entry(unsigned int pos)
+static struct kevent_record *kevent_replay_entry(unsigned int pos)
 {
 	return &kevent_replay_ring[pos % kevent_replay_size];
 }
@@ -92,30 +92,26 @@ void kevent_replay_exit(void)
 
 /**
  * kevent_replay_record - remember an event
- * @seq: its sequence number, greater than that of any event recorded before
- * @timestamp: CLOCK_BOOTTIME of the event, nanoseconds
- * @path: kobject path below /sys; copied
- * @attr_id: registry id of the attribute
- * @class: class of the event
- * @coalesced: notifications folded into the event
+ * @rec: the event; its sequence number is greater than that of any event
+ *	recorded before. Its path is copied.
  *
  * An event that cannot be recorded (out of memory) is left out of the
  * ring; a replay then shows a gap in the sequence numbers.
  *
  * Context: Process context.
+ * Return: 0 (also when the ring is disabled), or -ENOMEM.
  */
-void kevent_replay_record(u64 seq, u64 timestamp, const char *path,
-			  u32 attr_id, enum kevent_class class, u32 coalesced)
+int kevent_replay_record(const struct kevent_record *rec)
 {
-	struct kevent_replay_entry *entry;
+	struct kevent_record *entry;
 	char *copy;
 
 	if (!kevent_replay_size)
-		return;
+		return 0;
 
-	copy = kstrdup(path, GFP_KERNEL);
+	copy = kstrdup(rec->path, GFP_KERNEL);
 	if (!copy)
-		return;
+		return -ENOMEM;
 
 	mutex_lock(&kevent_replay_lock);
 
@@ -131,14 +127,12 @@ void kevent_replay_record(u64 seq, u64 timestamp, const char *path,
 	}
 
 	kfree(entry->path);
-	entry->seq = seq;
-	entry->timestamp = timestamp;
+	*entry = *rec;
 	entry->path = copy;
-	entry->attr_id = attr_id;
-	entry->class = class;
-	entry->coalesced = coalesced;
 
 	mutex_unlock(&kevent_replay_lock);
+
+	return 0;
 }
 
 /**
@@ -151,7 +145,7 @@ void kevent_replay_record(u64 seq, u64 timestamp, const char *path,
  * Return: what @fn returned last, 0 if it was not called.
  */
 int kevent_replay_foreach(u64 after,
-			  int (*fn)(const struct kevent_replay_entry *entry,
+			  int (*fn)(const struct kevent_record *rec,
 				    void *data),
 			  void *data)
 {

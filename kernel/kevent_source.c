@@ -6,6 +6,14 @@
  * source's work, so it may be called from any context. The work reports all
  * notifications counted since it last ran as one event, whose COALESCED
  * attribute says how many were folded into it.
+ *
+ * Coalescing window: an event only says "go and read", so notifications of
+ * one source can be folded without losing anything. The first notification
+ * after a quiet time goes out at once; the ones that follow within
+ * coalesce_ms of that event are folded into one trailing event, sent when
+ * the window ends. A source thus sends at most one event per window, its
+ * last change is always followed by an event, and its state is a counter
+ * and a work item, whatever the rate.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -15,7 +23,10 @@
 #include <linux/export.h>
 #include <linux/kernfs.h>
 #include <linux/kobject.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/limits.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -23,6 +34,22 @@
 #include <kevent.h>
 
 #include "kevent_internal.h"
+
+static int kevent_coalesce_param_set(const char *val,
+				     const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, KEVENT_COALESCE_MS_MAX);
+}
+
+static const struct kernel_param_ops kevent_coalesce_param_ops = {
+	.set	= kevent_coalesce_param_set,
+	.get	= param_get_uint,
+};
+
+static unsigned int coalesce_ms = 10;
+module_param_cb(coalesce_ms, &kevent_coalesce_param_ops, &coalesce_ms, 0644);
+MODULE_PARM_DESC(coalesce_ms,
+		 "Window in which notifications of a source are folded into one event (0 to 10000 ms, 0 folds only while an event is queued, default 10)");
 
 /*
  * Protects the list of sources, their count, and their generation, which
@@ -72,21 +99,83 @@ static char *kevent_get_path(struct kobject *kobj)
 	return path;
 }
 
-static void kevent_source_work(struct work_struct *work)
+/**
+ * kevent_coalesce_wait - time left in a source's coalescing window
+ * @now: the current CLOCK_BOOTTIME, nanoseconds
+ * @last_sent: CLOCK_BOOTTIME of the source's last event, nanoseconds
+ * @sent: the source has sent an event, @last_sent is valid
+ * @window: the coalescing window, nanoseconds
+ *
+ * Return: 0 if the source may send an event now, else the nanoseconds
+ * until its window ends.
+ */
+u64 kevent_coalesce_wait(u64 now, u64 last_sent, bool sent, u64 window)
 {
-	struct kevent_source *src = container_of(work, struct kevent_source,
-						 work);
+	u64 elapsed;
+
+	if (!sent || !window)
+		return 0;
+
+	/* A clock that went backwards counts as no time elapsed */
+	elapsed = now > last_sent ? now - last_sent : 0;
+
+	return elapsed >= window ? 0 : window - elapsed;
+}
+KEVENT_EXPORT_FOR_KUNIT(kevent_coalesce_wait);
+
+/* Report the notifications counted as one event; false if there were none */
+static bool kevent_source_send(struct kevent_source *src)
+{
 	unsigned int count;
 
 	count = atomic_xchg(&src->pending, 0);
 	if (!count)
-		return;
+		return false;
 
 	if (count > 1)
 		atomic64_add(count - 1, &kevent_stat_coalesced);
 
 	kernfs_notify(src->kn);
 	kevent_emit(src->path, src->attr_id, src->class, count - 1);
+
+	return true;
+}
+
+static void kevent_source_work(struct work_struct *work)
+{
+	struct kevent_source *src = container_of(to_delayed_work(work),
+						 struct kevent_source, work);
+	u64 window = (u64)READ_ONCE(coalesce_ms) * NSEC_PER_MSEC;
+	u64 now = ktime_get_boottime_ns();
+	u64 wait;
+
+	/*
+	 * Within the window, fold: come back when it ends. The timer may fire
+	 * up to a tick early, so the check is made again then.
+	 */
+	wait = kevent_coalesce_wait(now, src->last_sent, src->sent, window);
+	if (wait) {
+		queue_delayed_work(kevent_wq, &src->work,
+				   nsecs_to_jiffies(wait) + 1);
+		return;
+	}
+
+	if (kevent_source_send(src)) {
+		src->last_sent = now;
+		src->sent = true;
+	}
+}
+
+/*
+ * Send the event of the notifications counted, now, even within the window:
+ * the source is going away. Its work may requeue itself while the window
+ * lasts, so cancel it (waiting for a run in progress) and report what is left
+ * from here.
+ */
+static void kevent_source_flush(struct kevent_source *src)
+{
+	cancel_delayed_work_sync(&src->work);
+	kevent_source_send(src);
 }
 
 static void kevent_source_free(struct kevent_source *src)
@@ -144,7 +233,7 @@ struct kevent_source *kevent_source_add_class(struct kobject *kobj,
 		ret = -ENOMEM;
 		goto out_free_path;
 	}
-	INIT_WORK(&src->work, kevent_source_work);
+	INIT_DELAYED_WORK(&src->work, kevent_source_work);
 	atomic_set(&src->pending, 0);
 	src->kn = kn;
 	src->path = path;
@@ -213,8 +302,9 @@ EXPORT_SYMBOL_GPL(kevent_source_add);
  * kevent_source_remove - remove an event source
  * @src: source from kevent_source_add(); NULL or an ERR_PTR() is ignored
  *
- * Waits until the event of a notification made before the call is sent:
- * none is dropped. @src must not be notified once this call has started.
+ * Waits until the event of a notification made before the call is sent,
+ * ending the source's coalescing window early: none is dropped. @src must
+ * not be notified once this call has started.
  *
  * Context: Process context.
  */
@@ -231,7 +321,7 @@ void kevent_source_remove(struct kevent_source *src)
 	kevent_sources_gen++;
 	mutex_unlock(&kevent_sources_lock);
 
-	flush_work(&src->work);
+	kevent_source_flush(src);
 	kevent_source_free(src);
 }
 EXPORT_SYMBOL_GPL(kevent_source_remove);
@@ -278,8 +368,9 @@ EXPORT_SYMBOL_GPL(devm_kevent_source_add);
  * @src: source from kevent_source_add()
  *
  * The event is sent, and poll()ers of the attribute woken, shortly after
- * from process context. Notifications made before that are folded into the
- * same event.
+ * from process context: at once if the source sent no event in the last
+ * coalesce_ms milliseconds, else when that window ends. Notifications made
+ * before that are folded into the same event.
  *
  * Context: Any context, including hard interrupt handlers and with
  * spinlocks held. Does not sleep or allocate.
@@ -291,7 +382,7 @@ int kevent_source_notify(struct kevent_source *src)
 		return -EINVAL;
 
 	atomic_inc(&src->pending);
-	queue_work(kevent_wq, &src->work);
+	queue_delayed_work(kevent_wq, &src->work, 0);
 
 	return 0;
 }
@@ -360,7 +451,7 @@ void kevent_sources_release_all(void)
 		pr_warn("source %s/%s still registered at exit\n", src->path,
 			kevent_registry_name(src->attr_id));
 		list_del(&src->node);
-		flush_work(&src->work);
+		kevent_source_flush(src);
 		kevent_source_free(src);
 	}
 }

@@ -50,6 +50,8 @@ enum kevent_attr {
 	KEVENT_A_STAT_FAILED,		/* u64: events that could not be sent */
 	KEVENT_A_STAT_SOURCES,		/* u32: annotated sources now */
 	KEVENT_A_PAD,
+	KEVENT_A_CLASS_SEQ,		/* u64: number in the class; gap: loss */
+	KEVENT_A_STAT_UNRECORDED,	/* u64: events left out of the replay */
 
 	__KEVENT_A_MAX,
 };

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of kevent's core: the registry of attribute names, the
+ * coalescing arithmetic and the building of event messages.
+ *
+ * Built as kevent_kunit.ko for kernels with KUnit; the suite runs when the
+ * module is loaded, its results in /sys/kernel/debug/kunit/kevent/results.
+ */
+
+#include <kunit/test.h>
+#include <linux/limits.h>
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include <linux/string.h>
+#include <net/netlink.h>
+
+#include "kevent_internal.h"
+#include "kevent_attrs.h"
+
+MODULE_IMPORT_NS(KEVENT_KUNIT);
+
+/* Every name of attributes.txt maps to its id and back, in its class */
+static void kevent_test_registry_roundtrip(struct kunit *test)
+{
+	static const struct {
+		const char *name;
+		enum kevent_class class;
+	} registry[] = {
+#define KEVENT_TEST_ENTRY(_id, _name, _class, _unit, _desc) \
+		[_id] = { .name = _name, .class = _class },
+		KEVENT_ATTRIBUTES(KEVENT_TEST_ENTRY)
+#undef KEVENT_TEST_ENTRY
+	};
+	int i;
+
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(registry), KEVENT_ATTRIBUTE_COUNT);
+
+	for (i = 0; i < ARRAY_SIZE(registry); i++) {
+		KUNIT_EXPECT_EQ(test, kevent_registry_lookup(registry[i].name),
+				i);
+		KUNIT_EXPECT_STREQ(test, kevent_registry_name(i),
+				   registry[i].name);
+		KUNIT_EXPECT_EQ(test, kevent_registry_class(i),
+				registry[i].class);
+	}
+}
+
+/* The ids are an ABI: the first names keep their positions */
+static void kevent_test_registry_stable_ids(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temperature"), 0);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("label"), 1);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("calibration"), 2);
+	KUNIT_EXPECT_EQ(test, kevent_registry_class(0), KEVENT_CLASS_POWER);
+	KUNIT_EXPECT_EQ(test, kevent_registry_class(1), KEVENT_CLASS_GENERAL);
+}
+
+/* Names that are not in the registry, or cannot be attribute names */
+static void kevent_test_registry_bad_names(struct kunit *test)
+{
+	char long_name[KEVENT_ATTR_NAME_MAX + 1];
+
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup(""), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("no_such_attribute"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temperature/"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("../temperature"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("Temperature"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temperature "), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup(long_name), -EINVAL);
+}
+
+#define MS(n)	((u64)(n) * NSEC_PER_MSEC)
+
+/* The first event of a source, or any event without a window: at once */
+static void kevent_test_coalesce_immediate(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(MS(5), 0, false, MS(10)),
+			0ULL);
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(MS(5), MS(4), true, 0),
+			0ULL);
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(0, 0, false, 0), 0ULL);
+}
+
+/* Within the window: what is left of it; at or past its end: nothing */
+static void kevent_test_coalesce_window(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(MS(100), MS(100), true,
+						   MS(10)), MS(10));
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(MS(103), MS(100), true,
+						   MS(10)), MS(7));
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(MS(110) - 1, MS(100), true,
+						   MS(10)), 1ULL);
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(MS(110), MS(100), true,
+						   MS(10)), 0ULL);
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(MS(5000), MS(100), true,
+						   MS(10)), 0ULL);
+}
+
+/* A clock behind the last event counts as no time elapsed; no overflow */
+static void kevent_test_coalesce_edges(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(MS(90), MS(100), true,
+						   MS(10)), MS(10));
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(U64_MAX, 0, true, MS(10)),
+			0ULL);
+	KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(U64_MAX - 1, U64_MAX - 2,
+						   true, MS(10)),
+			MS(10) - 1);
+	KUNIT_EXPECT_EQ(test,
+			kevent_coalesce_wait(MS(100), MS(100), true,
+					     MS(KEVENT_COALESCE_MS_MAX)),
+			MS(KEVENT_COALESCE_MS_MAX));
+}
+
+/*
+ * Any number of notifications within one window gives one trailing event:
+ * replay a storm on a simulated clock, the way the work does it, and count.
+ */
+static void kevent_test_coalesce_storm(struct kunit *test)
+{
+	const u64 window = MS(10), step = 1000, duration = MS(1000);
+	u64 now, last_sent = 0, events = 0, folded = 0, pending = 0;
+	u64 notifications = 0;
+	bool sent = false;
+
+	for (now = 0; now < duration; now += step) {
+		pending++;
+		notifications++;
+		if (kevent_coalesce_wait(now, last_sent, sent, window))
+			continue;
+		events++;
+		folded += pending - 1;
+		pending = 0;
+		last_sent = now;
+		sent = true;
+	}
+	/* The trailing event, when the last window ends */
+	if (pending) {
+		now = last_sent + kevent_coalesce_wait(now, last_sent, sent,
+						       window);
+		KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(now, last_sent,
+							   sent, window),
+				0ULL);
+		events++;
+		folded += pending - 1;
+	}
+
+	KUNIT_EXPECT_EQ(test, events + folded, notifications);
+	KUNIT_EXPECT_LE(test, events, duration / window + 2);
+	KUNIT_EXPECT_GE(test, events, duration / window);
+}
+
+/* An event message holds exactly the attributes kevent_event_size() counts */
+static void kevent_test_message_build(struct kunit *test)
+{
+	static const char path[] = "/devices/platform/kevent-demo.0";
+	const struct kevent_record rec = {
+		.seq = 42,
+		.class_seq = 7,
+		.timestamp = 123456789,
+		.path = path,
+		.attr_id = 0,
+		.class = KEVENT_CLASS_POWER,
+		.coalesced = 3,
+	};
+	struct nlattr *tb[KEVENT_A_MAX + 1];
+	size_t size;
+	struct sk_buff *skb;
+
+	size = kevent_event_size(path, kevent_registry_name(0));
+	skb = alloc_skb(size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+
+	KUNIT_EXPECT_EQ(test, kevent_put_event(skb, &rec), 0);
+	KUNIT_EXPECT_LE(test, skb->len, size);
+	KUNIT_ASSERT_EQ(test, nla_parse(tb, KEVENT_A_MAX,
+					(struct nlattr *)skb->data, skb->len,
+					NULL, NULL), 0);
+
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_SEQ]);
+	KUNIT_EXPECT_EQ(test, nla_get_u64(tb[KEVENT_A_SEQ]), 42ULL);
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_CLASS_SEQ]);
+	KUNIT_EXPECT_EQ(test, nla_get_u64(tb[KEVENT_A_CLASS_SEQ]), 7ULL);
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_TIMESTAMP]);
+	KUNIT_EXPECT_EQ(test, nla_get_u64(tb[KEVENT_A_TIMESTAMP]),
+			123456789ULL);
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_CLASS]);
+	KUNIT_EXPECT_EQ(test, nla_get_u32(tb[KEVENT_A_CLASS]),
+			(u32)KEVENT_CLASS_POWER);
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_PATH]);
+	KUNIT_EXPECT_STREQ(test, (char *)nla_data(tb[KEVENT_A_PATH]), path);
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_ATTR_NAME]);
+	KUNIT_EXPECT_STREQ(test, (char *)nla_data(tb[KEVENT_A_ATTR_NAME]),
+			   "temperature");
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_ATTR_ID]);
+	KUNIT_EXPECT_EQ(test, nla_get_u32(tb[KEVENT_A_ATTR_ID]), 0U);
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_COALESCED]);
+	KUNIT_EXPECT_EQ(test, nla_get_u32(tb[KEVENT_A_COALESCED]), 3U);
+
+	kfree_skb(skb);
+}
+
+/* A message without room for all the attributes: -EMSGSIZE */
+static void kevent_test_message_no_room(struct kunit *test)
+{
+	static const char path[] = "/devices/platform/kevent-demo.0";
+	const struct kevent_record rec = {
+		.path = path,
+		.class = KEVENT_CLASS_POWER,
+	};
+	size_t size;
+	struct sk_buff *skb;
+
+	size = kevent_event_size(path, kevent_registry_name(0));
+	skb = alloc_skb(size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+
+	/* Leave one byte less than the attributes need */
+	skb_reserve(skb, skb_tailroom(skb) - (size - 1));
+	KUNIT_EXPECT_EQ(test, kevent_put_event(skb, &rec), -EMSGSIZE);
+
+	kfree_skb(skb);
+}
+
+static struct kunit_case kevent_test_cases[] = {
+	KUNIT_CASE(kevent_test_registry_roundtrip),
+	KUNIT_CASE(kevent_test_registry_stable_ids),
+	KUNIT_CASE(kevent_test_registry_bad_names),
+	KUNIT_CASE(kevent_test_coalesce_immediate),
+	KUNIT_CASE(kevent_test_coalesce_window),
+	KUNIT_CASE(kevent_test_coalesce_edges),
+	KUNIT_CASE(kevent_test_coalesce_storm),
+	KUNIT_CASE(kevent_test_message_build),
+	KUNIT_CASE(kevent_test_message_no_room),
+	{}
+};
+
+static struct kunit_suite kevent_test_suite = {
+	.name = "kevent",
+	.test_cases = kevent_test_cases,
+};
+
+kunit_test_suite(kevent_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of kevent's core");
+MODULE_LICENSE("GPL");
