@@ -44,13 +44,16 @@ struct watch {
 	struct sbuf line;
 	uint64_t printed;
 	uint64_t replayed; /* highest sequence number replayed */
+	uint64_t forged; /* messages not sent by the kernel, ignored */
+	uint64_t malformed; /* messages of the kernel refused, ignored */
 };
 
 static const char usage_text[] =
 	"Usage: " PROG " [--json | --format FMT] [--class LIST] [--attr GLOB]\n"
 	"                    [--path GLOB] [--subsystem NAME] [--count N]\n"
 	"                    [--timeout SEC] [--list | --coldplug]\n"
-	"                    [--replay[=SEQ]] [--uevent] [--poll FILE...]\n";
+	"                    [--replay[=SEQ]] [--rcvbuf BYTES] [--uevent]\n"
+	"                    [--poll FILE...]\n";
 
 static void print_help(void)
 {
@@ -70,6 +73,7 @@ static void print_help(void)
 	      "  -l, --list          print every annotated source and its value, exit\n"
 	      "      --coldplug      print every annotated source, then watch\n"
 	      "      --replay[=SEQ]  first print the events the kernel holds (after SEQ)\n"
+	      "      --rcvbuf BYTES  socket receive buffer, such as 256K (default 8M)\n"
 	      "      --uevent, --poll FILE...  NAME= uevents, sysfs FILEs (no kevent.ko)\n"
 	      "  -h, --help          this help     -V, --version   the version\n"
 	      "\n"
@@ -265,19 +269,30 @@ static int print_states(struct watch *w)
 	return 0;
 }
 
-static int overrun(struct watch *w)
+/*
+ * Events were lost: @lost of them (found from a gap in the class sequence
+ * numbers), or an unknown number (-1: the receive buffer overflowed). Say
+ * so, then re-read the state of every source. Return: 0, STOP_QUIET, or -1.
+ */
+static int overrun(struct watch *w, long long lost)
 {
 	int r;
 
 	sbuf_reset(&w->line);
 	if (w->opt.json) {
-		overrun_json(&w->line, -1);
+		overrun_json(&w->line, lost);
 	} else if (w->opt.format) {
-		fprintf(stderr, PROG
-			": events were lost (receive buffer overrun), re-reading state\n");
+		/* The format has no place for it: a line on stderr. */
+		if (lost < 0)
+			fprintf(stderr, PROG
+				": events were lost (receive buffer overrun), re-reading state\n");
+		else
+			fprintf(stderr,
+				PROG ": %lld events were lost, re-reading state\n",
+				lost);
 		goto out_states;
 	} else {
-		overrun_text(&w->line, -1);
+		overrun_text(&w->line, lost);
 	}
 	r = emit(w);
 	if (r)
@@ -317,7 +332,7 @@ static int replay_cb(const struct kevent_event *ev, void *userdata)
  * remember the last one, so that drain() skips them when they arrive live
  * too (the groups are joined first). Return: 0, STOP_QUIET, or -1.
  */
-static int print_replay(struct watch *w)
+static int print_replay(struct watch *w, struct kevent_monitor *m)
 {
 	struct replay rp = { 0 };
 	bool lost;
@@ -351,6 +366,8 @@ static int print_replay(struct watch *w)
 
 	for (i = 0; i < rp.n; i++) {
 		w->replayed = kevent_event_get_seq(rp.events[i]);
+		/* The first live event of its class is checked against it. */
+		kevent_monitor_mark_seen(m, rp.events[i]);
 		r = report(w, rp.events[i], RECORD_EVENT);
 		if (r)
 			goto out;
@@ -360,7 +377,7 @@ static int print_replay(struct watch *w)
 		}
 	}
 	/* Events after the last one replayed were lost: re-read the state */
-	r = lost ? overrun(w) : 0;
+	r = lost ? overrun(w, -1) : 0;
 
 out:
 	for (i = 0; i < rp.n; i++)
@@ -369,18 +386,52 @@ out:
 	return r;
 }
 
+/*
+ * Say once that messages were ignored, the first time the monitor drops
+ * one: the count comes when the watch ends (report_ignored()).
+ */
+static void check_ignored(struct watch *w, struct kevent_monitor *m)
+{
+	uint64_t forged = kevent_monitor_get_forged(m);
+	uint64_t malformed = kevent_monitor_get_dropped(m) - forged;
+
+	if (forged && !w->forged)
+		fprintf(stderr,
+			PROG ": ignoring messages not sent by the kernel\n");
+	if (malformed && !w->malformed)
+		fprintf(stderr,
+			PROG ": ignoring malformed messages of the kevent layer\n");
+	w->forged = forged;
+	w->malformed = malformed;
+}
+
+static void report_ignored(struct watch *w, struct kevent_monitor *m)
+{
+	check_ignored(w, m);
+	if (w->forged)
+		fprintf(stderr,
+			PROG ": ignored %llu messages not sent by the kernel\n",
+			(unsigned long long)w->forged);
+	if (w->malformed)
+		fprintf(stderr,
+			PROG ": ignored %llu malformed messages of the kevent layer\n",
+			(unsigned long long)w->malformed);
+}
+
 /* Receive until nothing is pending. Return: 0, STOP_QUIET, or -1. */
 static int drain(struct watch *w, struct kevent_monitor *m)
 {
 	struct kevent_event *ev;
+	uint64_t lost;
 	int r;
 
 	for (;;) {
 		r = kevent_monitor_receive(m, &ev);
+		check_ignored(w, m);
 		if (r == -EAGAIN)
 			return 0;
 		if (r == -ENOBUFS) {
-			r = overrun(w);
+			r = overrun(w, -1);
 			if (r)
 				return r;
 			continue;
@@ -395,6 +446,18 @@ static int drain(struct watch *w, struct kevent_monitor *m)
 			fprintf(stderr, PROG ": cannot receive events: %s\n",
 				strerror(-r));
 			return -1;
+		}
+		/*
+		 * Events of this class were lost before this one: say how
+		 * many and re-read the state, then report the event.
+		 */
+		lost = kevent_event_get_lost(ev);
+		if (lost) {
+			r = overrun(w, lost > LLONG_MAX ? LLONG_MAX : lost);
+			if (r) {
+				kevent_event_unref(ev);
+				return r;
+			}
 		}
 		/* Printed by the replay already */
 		if (w->opt.replay && kevent_event_get_seq(ev) <= w->replayed) {
@@ -550,6 +613,17 @@ static int watch(struct watch *w)
 			return EXIT_RUNTIME;
 		}
 	}
+	/* Before joining, so that the first events find the size asked for. */
+	if (m && w->opt.rcvbuf) {
+		r = kevent_monitor_set_receive_buffer_size(m, w->opt.rcvbuf);
+		if (r < 0) {
+			fprintf(stderr,
+				PROG ": cannot set the receive buffer: %s\n",
+				strerror(-r));
+			r = -1;
+			goto out;
+		}
+	}
 	for (i = 0; m && i <= KEVENT_CLASS_MAX; i++) {
 		if (w->opt.classes && !(w->opt.classes & (1u << i)))
 			continue;
@@ -575,7 +649,7 @@ static int watch(struct watch *w)
 			goto out;
 	}
 	if (w->opt.replay) {
-		r = print_replay(w);
+		r = print_replay(w, m);
 		if (r)
 			goto out;
 	}
@@ -630,6 +704,8 @@ static int watch(struct watch *w)
 	r = 0;
 
 out:
+	if (m)
+		report_ignored(w, m);
 	kevent_monitor_unref(m);
 	kevent_uevent_monitor_unref(um);
 	kevent_poll_monitor_unref(pm);

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,38 @@ out_bad:
 	return -1;
 }
 
+int parse_rcvbuf(const char *s, size_t *ret, char *err, size_t errlen)
+{
+	uint64_t n = 0, unit = 1;
+	const char *p;
+
+	for (p = s; *p >= '0' && *p <= '9'; p++) {
+		n = n * 10 + (*p - '0');
+		if (n > INT_MAX)
+			goto out_bad;
+	}
+	if (p == s)
+		goto out_bad;
+	if (*p == 'K' || *p == 'k')
+		unit = 1024;
+	else if (*p == 'M' || *p == 'm')
+		unit = 1024 * 1024;
+	if (unit > 1)
+		p++;
+	/* The kernel takes an int: the product must fit one. */
+	if (*p || n == 0 || n > INT_MAX / unit)
+		goto out_bad;
+	*ret = n * unit;
+	return 0;
+
+out_bad:
+	snprintf(
+		err, errlen,
+		"--rcvbuf: invalid value '%s' (expected bytes, such as 65536, 256K or 8M, at most 2047M)",
+		s);
+	return -1;
+}
+
 int parse_classes(const char *s, unsigned int *ret, char *err, size_t errlen)
 {
 	unsigned int mask = 0;
@@ -137,6 +170,7 @@ enum {
 	OPT_SUBSYSTEM,
 	OPT_UEVENT,
 	OPT_POLL,
+	OPT_RCVBUF,
 };
 
 static const struct option long_options[] = {
@@ -153,6 +187,7 @@ static const struct option long_options[] = {
 	{ "replay", optional_argument, NULL, OPT_REPLAY },
 	{ "uevent", no_argument, NULL, OPT_UEVENT },
 	{ "poll", required_argument, NULL, OPT_POLL },
+	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -244,6 +279,10 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 		case OPT_POLL:
 			o->poll_files[o->n_poll_files++] = optarg;
 			break;
+		case OPT_RCVBUF:
+			if (parse_rcvbuf(optarg, &o->rcvbuf, err, errlen) < 0)
+				return -1;
+			break;
 		case 'h':
 			o->help = true;
 			break;
@@ -289,6 +328,11 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 	if (o->list && o->coldplug) {
 		snprintf(err, errlen,
 			 "--list and --coldplug cannot be used together");
+		return -1;
+	}
+	if (o->rcvbuf && (o->list || o->uevent || o->n_poll_files)) {
+		snprintf(err, errlen,
+			 "--rcvbuf cannot be used with --list, --uevent or --poll");
 		return -1;
 	}
 	if (o->replay && (o->list || o->uevent || o->n_poll_files)) {

@@ -27,6 +27,7 @@ struct watch_options {
 	size_t n_path_globs;
 	const char **subsystems;
 	size_t n_subsystems;
+	size_t rcvbuf; /* --rcvbuf BYTES; 0: the library's default */
 	bool uevent; /* --uevent */
 	const char **poll_files; /* --poll FILE..., in argv */
 	size_t n_poll_files;
@@ -46,6 +47,12 @@ int parse_timeout(const char *s, int64_t *ret_ms, char *err, size_t errlen);
  * Return: 0, or -1 with a message in @err.
  */
 int parse_seq(const char *s, uint64_t *ret, char *err, size_t errlen);
+
+/*
+ * Bytes of --rcvbuf: a positive decimal integer, optionally followed by K
+ * (KiB) or M (MiB), at most INT_MAX. Return: 0, or -1 with a message in @err.
+ */
+int parse_rcvbuf(const char *s, size_t *ret, char *err, size_t errlen);
 
 /* Comma-separated class names. Return: 0 and a bit mask, or -1. */
 int parse_classes(const char *s, unsigned int *ret, char *err, size_t errlen);

@@ -112,7 +112,8 @@ int kevent_event_parse(const struct nlmsghdr *nlh, size_t len, bool need_seq,
 	    !attr_has_size(tb[KEVENT_A_TIMESTAMP], sizeof(uint64_t)) ||
 	    !attr_has_size(tb[KEVENT_A_CLASS], sizeof(uint32_t)) ||
 	    !attr_has_size(tb[KEVENT_A_ATTR_ID], sizeof(uint32_t)) ||
-	    !attr_has_size(tb[KEVENT_A_COALESCED], sizeof(uint32_t)))
+	    !attr_has_size(tb[KEVENT_A_COALESCED], sizeof(uint32_t)) ||
+	    !attr_has_size(tb[KEVENT_A_CLASS_SEQ], sizeof(uint64_t)))
 		return -EBADMSG;
 
 	cls = mnl_attr_get_u32(tb[KEVENT_A_CLASS]);
@@ -140,6 +141,9 @@ int kevent_event_parse(const struct nlmsghdr *nlh, size_t len, bool need_seq,
 			      UINT32_MAX;
 	if (tb[KEVENT_A_COALESCED])
 		ev->coalesced = mnl_attr_get_u32(tb[KEVENT_A_COALESCED]);
+	/* A kernel without per-class numbers: no gap information (0). */
+	if (tb[KEVENT_A_CLASS_SEQ])
+		ev->class_seq = mnl_attr_get_u64(tb[KEVENT_A_CLASS_SEQ]);
 	memcpy(ev->strings, path, path_len);
 	memcpy(ev->strings + path_len, name, name_len);
 	ev->path = ev->strings;
@@ -202,4 +206,15 @@ KEVENT_EXPORT uint32_t
 kevent_event_get_coalesced(const struct kevent_event *event)
 {
 	return event->coalesced;
+}
+
+KEVENT_EXPORT uint64_t
+kevent_event_get_class_seq(const struct kevent_event *event)
+{
+	return event->class_seq;
+}
+
+KEVENT_EXPORT uint64_t kevent_event_get_lost(const struct kevent_event *event)
+{
+	return event->lost;
 }

@@ -40,6 +40,8 @@ struct kevent_event {
 	enum kevent_class cls;
 	uint32_t attr_id;
 	uint32_t coalesced;
+	uint64_t class_seq; /* 0: not sent */
+	uint64_t lost; /* set by the monitor that received the event */
 	enum kevent_event_source source;
 	const char *path;
 	const char *attr;
@@ -99,6 +101,37 @@ int kevent_event_new_stock(enum kevent_event_source source, uint64_t seq,
 			   const char *path, const char *attr,
 			   const char *subsystem,
 			   struct kevent_event **ret_event);
+
+/*
+ * Loss detection over the per-class sequence numbers (KEVENT_A_CLASS_SEQ) of
+ * the events a monitor receives. The kernel numbers every event of a class,
+ * sent or not, from 1: a number more than one above the last one seen means
+ * that the events in between were lost.
+ */
+struct kevent_gaps {
+	uint64_t last[__KEVENT_CLASS_MAX]; /* highest seen; 0: no baseline */
+	bool resync; /* after an overflow: no baseline until the queue is dry */
+};
+
+/*
+ * Account an event of class @cls with class sequence number @class_seq (0:
+ * the kernel sent none) and return how many events of the class were lost
+ * before it. An older event (a replayed one, or a duplicate) is no gap and
+ * leaves the baseline where it is.
+ */
+uint64_t kevent_gaps_account(struct kevent_gaps *gaps, enum kevent_class cls,
+			     uint64_t class_seq);
+
+/*
+ * The socket overflowed (-ENOBUFS): that loss is reported already. Forget
+ * the baselines, and take no new one until kevent_gaps_idle(): the messages
+ * still queued are older than the loss, and the first one after them would
+ * otherwise show the same loss again as a gap.
+ */
+void kevent_gaps_overflow(struct kevent_gaps *gaps);
+
+/* The socket has nothing pending: what was queued at the overflow is read. */
+void kevent_gaps_idle(struct kevent_gaps *gaps);
 
 /* Class of a registered attribute name, or KEVENT_CLASS_UNKNOWN. */
 enum kevent_class kevent_attribute_class(const char *name);

@@ -17,6 +17,8 @@ struct kevent_monitor {
 	uint16_t family_id;
 	uint32_t groups[__KEVENT_CLASS_MAX];
 	uint64_t dropped;
+	uint64_t forged; /* of @dropped: not sent by the kernel */
+	struct kevent_gaps gaps;
 	bool gone;
 	char *buf;
 	size_t len;
@@ -156,6 +158,53 @@ kevent_monitor_get_dropped(const struct kevent_monitor *monitor)
 	return monitor ? monitor->dropped : 0;
 }
 
+KEVENT_EXPORT uint64_t
+kevent_monitor_get_forged(const struct kevent_monitor *monitor)
+{
+	return monitor ? monitor->forged : 0;
+}
+
+uint64_t kevent_gaps_account(struct kevent_gaps *gaps, enum kevent_class cls,
+			     uint64_t class_seq)
+{
+	uint64_t last;
+
+	if ((unsigned int)cls >= __KEVENT_CLASS_MAX || !class_seq ||
+	    gaps->resync)
+		return 0;
+	last = gaps->last[cls];
+	/* Replayed, or seen already: older than what we know, no gap. */
+	if (class_seq <= last)
+		return 0;
+	gaps->last[cls] = class_seq;
+	/* No baseline yet: what came before the first event is not lost. */
+	if (!last)
+		return 0;
+	return class_seq - last - 1;
+}
+
+void kevent_gaps_overflow(struct kevent_gaps *gaps)
+{
+	memset(gaps->last, 0, sizeof(gaps->last));
+	gaps->resync = true;
+}
+
+void kevent_gaps_idle(struct kevent_gaps *gaps)
+{
+	gaps->resync = false;
+}
+
+KEVENT_EXPORT int kevent_monitor_mark_seen(struct kevent_monitor *monitor,
+					   const struct kevent_event *event)
+{
+	if (!monitor || !event)
+		return -EINVAL;
+	if (event->source == KEVENT_EVENT_SOURCE_KEVENT)
+		kevent_gaps_account(&monitor->gaps, event->cls,
+				    event->class_seq);
+	return 0;
+}
+
 /* Is @nlh the controller saying that the kevent family went away? */
 static bool is_delfamily(const struct kevent_monitor *m,
 			 const struct nlmsghdr *nlh)
@@ -214,7 +263,11 @@ static int handle_message(struct kevent_monitor *m, const struct nlmsghdr *nlh,
 		m->dropped++;
 		return 0;
 	}
-	return r < 0 ? r : 1;
+	if (r < 0)
+		return r;
+	(*ret_event)->lost = kevent_gaps_account(&m->gaps, (*ret_event)->cls,
+						 (*ret_event)->class_seq);
+	return 1;
 }
 
 KEVENT_EXPORT int kevent_monitor_receive(struct kevent_monitor *monitor,
@@ -264,14 +317,19 @@ KEVENT_EXPORT int kevent_monitor_receive(struct kevent_monitor *monitor,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			if (errno == EWOULDBLOCK)
+			if (errno == EWOULDBLOCK) {
+				kevent_gaps_idle(&m->gaps);
 				return -EAGAIN;
+			}
+			if (errno == ENOBUFS)
+				kevent_gaps_overflow(&m->gaps);
 			return -errno;
 		}
 		if (msg.msg_flags & MSG_TRUNC)
 			return -EMSGSIZE;
 		if (msg.msg_namelen != sizeof(addr) || addr.nl_pid != 0) {
 			m->dropped++;
+			m->forged++;
 			continue;
 		}
 		m->len = n;

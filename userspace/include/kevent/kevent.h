@@ -135,7 +135,9 @@ int kevent_monitor_get_fd(struct kevent_monitor *monitor);
  * -EAGAIN if nothing is pending (wait for the descriptor, then call again);
  * -ENOBUFS if the socket buffer overflowed and events were lost: the monitor
  * stays usable, and the caller should re-read the state of the sources it
- * cares about (kevent_sources_foreach());
+ * cares about (kevent_sources_foreach()); the loss is not reported a second
+ * time by kevent_event_get_lost(), whose baselines start afresh once the
+ * messages queued before the overflow have been taken;
  * -ENODEV if the kevent family was unregistered (the module was unloaded):
  * no more events will come on this monitor;
  * -EMSGSIZE if a message did not fit the receive buffer (it is dropped, the
@@ -153,6 +155,34 @@ int kevent_monitor_receive(struct kevent_monitor *monitor,
  * were not sent by the kernel or failed validation; 0 for a NULL @monitor.
  */
 uint64_t kevent_monitor_get_dropped(const struct kevent_monitor *monitor);
+
+/**
+ * kevent_monitor_get_forged() - number of messages not sent by the kernel
+ * @monitor: the monitor
+ *
+ * Return: how many of the messages counted by kevent_monitor_get_dropped()
+ * were dropped because their sender port id was not 0, that is, because a
+ * process (one with CAP_NET_ADMIN) sent them to the group rather than the
+ * kernel; 0 for a NULL @monitor. The others failed validation.
+ */
+uint64_t kevent_monitor_get_forged(const struct kevent_monitor *monitor);
+
+/**
+ * kevent_monitor_mark_seen() - account an event received elsewhere
+ * @monitor: the monitor
+ * @event: an event of the kevent layer that the caller got by other means,
+ *	such as kevent_replay_foreach()
+ *
+ * Loss detection (kevent_event_get_lost()) keeps, per class, the highest
+ * class sequence number seen. Marking the replayed events as seen makes the
+ * first live event after them be checked against the last one replayed.
+ * An event older than one seen already changes nothing; events of the stock
+ * sources and events without a class sequence number are ignored.
+ *
+ * Return: 0, or -EINVAL if an argument is NULL.
+ */
+int kevent_monitor_mark_seen(struct kevent_monitor *monitor,
+			     const struct kevent_event *event);
 
 /**
  * kevent_event_ref() - take a reference to an event
@@ -173,7 +203,7 @@ struct kevent_event *kevent_event_unref(struct kevent_event *event);
 /*
  * Accessors of an event. @event must not be NULL. Strings live as long as
  * the event. Records from kevent_sources_foreach() have sequence number,
- * timestamp and coalesced count 0.
+ * class sequence number, timestamp and coalesced count 0.
  */
 
 /* Sequence number: one counter for all classes, increasing per boot. */
@@ -189,6 +219,23 @@ const char *kevent_event_get_attr(const struct kevent_event *event);
 uint32_t kevent_event_get_attr_id(const struct kevent_event *event);
 /* Notifications folded into this event besides the one reported. */
 uint32_t kevent_event_get_coalesced(const struct kevent_event *event);
+/*
+ * Sequence number of the event in its class: the kernel numbers every event
+ * of a class from 1 after kevent.ko loads, counting also those it failed to
+ * send. 0 if the kernel sent none (no gap information).
+ */
+uint64_t kevent_event_get_class_seq(const struct kevent_event *event);
+/*
+ * For an event from kevent_monitor_receive(): how many events of its class
+ * were lost between the previous one the monitor saw (received, or marked
+ * with kevent_monitor_mark_seen()) and this one, found from the gap in the
+ * class sequence numbers. 0 when none were lost, for the first event of a
+ * class, for an event older than one seen already, for an event without a
+ * class sequence number, and for records of the dumps and stock sources.
+ * The caller should re-read the state of the sources it cares about, as
+ * after -ENOBUFS.
+ */
+uint64_t kevent_event_get_lost(const struct kevent_event *event);
 
 /*
  * Events of the stock sources, for kernels where the kevent layer is not
@@ -249,7 +296,8 @@ int kevent_sources_foreach(kevent_event_cb cb, void *userdata);
  *	0 for every event held
  * @cb: called once per event, oldest first, with a record like a received
  *	event (sequence number, timestamp, class, path, attribute name and id,
- *	coalesced count)
+ *	coalesced count, class sequence number); mark them with
+ *	kevent_monitor_mark_seen() for the loss detection of a monitor
  * @userdata: passed to @cb
  *
  * Asks the kernel for its replay ring (KEVENT_CMD_GET_REPLAY) on a socket of
