@@ -7,10 +7,18 @@
 #   make demo       boot the test VM and show kevent-watch reporting events
 #   make vm-test T=test/vm/watch-json.bats
 #                   rebuild and run one VM test file (the inner loop)
+#   make check-debug
+#                   build the debug kernel (KASAN, lockdep, kmemleak,
+#                   failslab, KUnit; cached in build/debug-kernel/) and run
+#                   test/vm-debug/ and the kernel suites of test/vm/ on it;
+#                   any report fails (check-debug-all: all of test/vm/)
+#   make vm-test-debug T=test/vm-debug/debug-kernel.bats
+#                   the same for one test file
 #   make clean      remove build output
 
 .PHONY: all deps modules userspace test-modules check check-host check-unit \
-	check-vm demo vm-test clean
+	check-vm demo vm-test debug-kernel check-debug check-debug-all \
+	vm-test-debug clean
 
 all: modules userspace
 
@@ -24,9 +32,11 @@ modules: deps
 userspace: deps
 	$(MAKE) -C userspace
 
-# Modules the VM tests load besides kevent's: the kernel's test_power.ko
+# Modules the VM tests load besides kevent's: the kernel's test_power.ko;
+# and the small netlink programs of test/tools
 test-modules: deps
 	scripts/build-test-power
+	$(MAKE) -C test/tools
 
 check: deps all test-modules
 	scripts/check
@@ -43,10 +53,25 @@ check-vm: deps all test-modules
 vm-test: deps all test-modules
 	scripts/vm/run-bats $(T)
 
+# The debug kernel and kevent's modules built for it (in build/debug-kernel/)
+debug-kernel: deps
+	scripts/build-debug-kernel
+
+# scripts/check builds the debug kernel as a stage of its own
+check-debug: deps all test-modules
+	scripts/check debug
+
+check-debug-all: deps all test-modules
+	scripts/check debug-all
+
+vm-test-debug: deps all test-modules debug-kernel
+	scripts/vm/run-bats --debug $(T)
+
 demo: deps all
 	scripts/vm/run --timeout 300 -- scripts/demo
 
 clean:
 	$(MAKE) -C kernel clean
 	$(MAKE) -C userspace clean
+	$(MAKE) -C test/tools clean
 	rm -rf build

@@ -142,8 +142,7 @@ static void kevent_test_coalesce_storm(struct kunit *test)
 	}
 	/* The trailing event, when the last window ends */
 	if (pending) {
-		now = last_sent + kevent_coalesce_wait(now, last_sent, sent,
-						       window);
+		now += kevent_coalesce_wait(now, last_sent, sent, window);
 		KUNIT_EXPECT_EQ(test, kevent_coalesce_wait(now, last_sent,
 							   sent, window),
 				0ULL);

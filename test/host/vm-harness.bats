@@ -59,6 +59,50 @@ vm_run()
 	assert_output --partial 'suspicious RCU usage'
 }
 
+@test "a KASAN use-after-free report is reported by the scanner with its BUG line" {
+	run -1 "$vm/scan-kernel-log" "$logs/kasan-uaf.log"
+	assert_output --partial 'BUG: KASAN: use-after-free in kevent_source_notify'
+}
+
+@test "a sleeping function called from atomic context is reported by the scanner" {
+	run -1 "$vm/scan-kernel-log" "$logs/sleep.log"
+	assert_output --partial 'BUG: sleeping function called from invalid context at kernel/locking/mutex.c:580'
+}
+
+@test "a lockdep recursive locking report is reported by the scanner" {
+	run -1 "$vm/scan-kernel-log" "$logs/lockdep-recursive.log"
+	assert_output --partial 'WARNING: possible recursive locking detected'
+}
+
+@test "a kmemleak report copied into the kernel log is reported by the scanner" {
+	run -1 "$vm/scan-kernel-log" "$logs/kmemleak.log"
+	assert_output --partial 'kmemleak: unreferenced object 0xffff888006c1e480 (size 64):'
+	# The count alone, as a scan at boot prints it, is not a report.
+	refute_output --partial 'new suspected memory leaks'
+}
+
+@test "a clean boot of the debug kernel passes the scanner" {
+	run "$vm/scan-kernel-log" "$logs/clean-debug.log"
+	assert_success
+	assert_output ''
+}
+
+@test "an allocation failure reported inside a declared fault injection window passes the scanner" {
+	run "$vm/scan-kernel-log" "$logs/injected-alloc.log"
+	assert_success
+	assert_output ''
+}
+
+@test "an allocation failure report outside a fault injection window fails the scanner" {
+	run -1 "$vm/scan-kernel-log" "$logs/uninjected-alloc.log"
+	assert_output --partial 'Call Trace:'
+}
+
+@test "a KASAN report inside a fault injection window still fails the scanner" {
+	run -1 "$vm/scan-kernel-log" "$logs/injected-kasan.log"
+	assert_output --partial 'BUG: KASAN'
+}
+
 @test "the scanner reads standard input and prints only the offending lines" {
 	run -1 "$vm/scan-kernel-log" < <(cat "$logs/clean.log" "$logs/oops.log")
 	assert_equal "${#lines[@]}" 1
@@ -97,6 +141,13 @@ vm_run()
 	KEVENT_VM_KERNEL=$BATS_TEST_TMPDIR/vmlinuz vm_run -- true
 	assert_failure 125
 	assert_stderr_partial "kernel image $BATS_TEST_TMPDIR/vmlinuz not found"
+}
+
+@test "a missing --kernel image fails the runner with a message naming it" {
+	vm_run --kernel "$BATS_TEST_TMPDIR/bzImage" -- true
+	assert_failure 125
+	assert_stderr_partial "kernel image $BATS_TEST_TMPDIR/bzImage not found"
+	[ ! -e "$BATS_TEST_TMPDIR/console.log" ]
 }
 
 # Tests that boot the VM

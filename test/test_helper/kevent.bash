@@ -5,15 +5,20 @@
 load ../test_helper/common
 
 KEVENT_WATCH=$KEVENT_TOP/userspace/cli/kevent-watch
+# The modules to load: kevent's (kevent.ko, kevent_demo.ko, ...) and the
+# kernel's test_power.ko, built for the kernel the VM boots. The debug run
+# (scripts/vm/run-bats --debug) points these at the debug kernel's builds.
+KEVENT_MODULE_DIR=${KEVENT_MODULE_DIR:-$KEVENT_TOP/kernel}
+KEVENT_TEST_POWER=${KEVENT_TEST_POWER:-$KEVENT_TOP/build/test_power/test_power.ko}
 DEMO_SYS=/sys/devices/platform
 DEMO_DBG=/sys/kernel/debug/kevent_demo
 
 # modules_load [DEMO_PARAMS...]: insert kevent.ko and kevent_demo.ko
 modules_load()
 {
-	lsmod | grep -q '^kevent ' || insmod "$KEVENT_TOP/kernel/kevent.ko"
+	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
 	lsmod | grep -q '^kevent_demo ' ||
-		insmod "$KEVENT_TOP/kernel/kevent_demo.ko" "$@"
+		insmod "$KEVENT_MODULE_DIR/kevent_demo.ko" "$@"
 }
 
 # modules_unload: remove both modules if they are loaded

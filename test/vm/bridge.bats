@@ -31,9 +31,9 @@ teardown()
 # bridge_load: insert kevent.ko, then kevent_bridge.ko
 bridge_load()
 {
-	lsmod | grep -q '^kevent ' || insmod "$KEVENT_TOP/kernel/kevent.ko"
+	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
 	lsmod | grep -q '^kevent_bridge ' ||
-		insmod "$KEVENT_TOP/kernel/kevent_bridge.ko"
+		insmod "$KEVENT_MODULE_DIR/kevent_bridge.ko"
 }
 
 # bridge_unload: remove kevent_bridge.ko, then the others
@@ -284,7 +284,7 @@ psy_path()
 }
 
 @test "test_power.ko: supplies' capacity, status and online are class power, with events carrying the values set" {
-	tp=$KEVENT_TOP/build/test_power/test_power.ko
+	tp=$KEVENT_TEST_POWER
 	[ -e "$tp" ] || fail "no $tp: run make test-modules"
 	params=/sys/module/test_power/parameters
 	insmod "$tp"

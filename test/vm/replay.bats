@@ -20,7 +20,7 @@ teardown()
 # load_kevent [PARAMS...]: insert kevent.ko with PARAMS, then the demo driver
 load_kevent()
 {
-	insmod "$KEVENT_TOP/kernel/kevent.ko" "$@"
+	insmod "$KEVENT_MODULE_DIR/kevent.ko" "$@"
 	modules_load
 }
 
@@ -241,7 +241,7 @@ EOF
 	assert_output ''
 
 	modules_unload
-	run insmod "$KEVENT_TOP/kernel/kevent.ko" replay=65537
+	run insmod "$KEVENT_MODULE_DIR/kevent.ko" replay=65537
 	assert_failure
 	run lsmod
 	refute_output --regexp '^kevent '

@@ -1,0 +1,189 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Allocation failures injected into kevent one at a time (failslab and
+# fail_page_alloc, driven by /proc/thread-self/fail-nth through
+# test/tools/fail-nth): while it sends events, answers requests and loads,
+# each failure is returned as an error or counted, listeners still get the
+# final value, nothing crashes, and the harness's kmemleak scan at the end
+# of the run finds nothing left behind.
+
+FI=/sys/kernel/debug
+SENSOR0=/devices/platform/kevent-demo.0
+
+setup()
+{
+	load ../test_helper/kevent
+	FAIL_NTH=$KEVENT_TOP/test/tools/fail-nth
+	STATS=$KEVENT_TOP/test/tools/kevent-stats
+	modules_load
+}
+
+teardown()
+{
+	inject_off failslab
+	inject_off fail_page_alloc
+	watch_stop
+	modules_unload
+}
+
+# inject_on KIND: let fail-nth make allocations of KIND (failslab or
+# fail_page_alloc) fail, sleeping ones and single pages too, quietly; no
+# random failures. The kernel log is told: the kernel's own reports of the
+# failed allocations (vmalloc's) are then expected, not problems (see
+# scripts/vm/scan-kernel-log).
+inject_on()
+{
+	local d=$FI/$1
+
+	echo "kevent-test: fault injection begins" > /dev/kmsg
+	echo 0 > "$d/probability"
+	echo N > "$d/task-filter"
+	echo N > "$d/ignore-gfp-wait"
+	[ ! -e "$d/min-order" ] || echo 0 > "$d/min-order"
+	[ ! -e "$d/ignore-gfp-highmem" ] || echo N > "$d/ignore-gfp-highmem"
+	echo 0 > "$d/verbose"
+}
+
+# inject_off KIND: back to the defaults, which leave sleeping allocations be
+inject_off()
+{
+	local d=$FI/$1
+
+	[ -d "$d" ] || return 0
+	echo Y > "$d/ignore-gfp-wait"
+	echo "kevent-test: fault injection ends" > /dev/kmsg
+}
+
+# module_copy NAME: a copy of kevent's module NAME.ko in this test's
+# directory, on the guest's tmpfs: reading it while allocations fail must
+# not go through the 9p root, whose error paths are not under test
+module_copy()
+{
+	cp "$KEVENT_MODULE_DIR/$1.ko" "$BATS_TEST_TMPDIR/$1.ko"
+	echo "$BATS_TEST_TMPDIR/$1.ko"
+}
+
+# stat NAME: one counter of the layer
+stat()
+{
+	"$STATS" | awk -v n="$1" '$1 == n { print $2 }'
+}
+
+# sweep_ok MIN: fail-nth's output says it made more than MIN runs, each
+# with one allocation failing, and some of them failed with an error
+sweep_ok()
+{
+	local min=$1
+
+	echo "$output" >&2
+	[[ ${lines[0]} =~ ^runs\ ([0-9]+)\ ok\ ([0-9]+)\ failed\ ([0-9]+)$ ]]
+	[ "${BASH_REMATCH[1]}" -gt "$min" ]
+	[ "${BASH_REMATCH[3]}" -gt 0 ]
+}
+
+@test "the debug kernel injects allocation failures on demand" {
+	[ -d "$FI/failslab" ]
+	[ -d "$FI/fail_page_alloc" ]
+	[ -w /proc/thread-self/fail-nth ]
+}
+
+@test "every allocation of a kevent_notify() fails once: an error returned, or the event counted; the listener recovers" {
+	local failed unrecorded
+
+	inject_on failslab
+	inject_on fail_page_alloc
+	watch_start --json --class general
+	failed=$(stat failed)
+	unrecorded=$(stat unrecorded)
+
+	run "$FAIL_NTH" write "$DEMO_DBG/kevent-demo.0/notify" label
+	assert_success
+	sweep_ok 5
+	assert_line --regexp '^errno ENOMEM: [0-9]+$'
+
+	# Events that could not be built or recorded are counted
+	echo "failed $failed -> $(stat failed), unrecorded $unrecorded -> $(stat unrecorded)" >&2
+	[ "$(stat failed)" -gt "$failed" ]
+	[ "$(stat unrecorded)" -gt "$unrecorded" ]
+
+	# The listener saw the loss: at the latest with the next event, an
+	# overrun record, the state of every source, and the event
+	demo_set 0 label final
+	for _ in $(seq 100); do
+		grep -q '"value":"final"' "$WATCH_OUT" && break
+		sleep 0.2
+	done
+	run jq -s -e '(map(select(.type == "overrun")) | length) > 0 and
+		      (map(select(.path == "'"$SENSOR0"'" and .attr == "label")) |
+		       .[-1].value) == "final"' "$WATCH_OUT"
+	assert_success
+	kill -0 "$WATCH_PID"
+}
+
+@test "every allocation of the stats request and of the dumps fails once: each ends with an answer or an error" {
+	demo_set 0 temperature 1
+	demo_set 1 label x
+	inject_on failslab
+	inject_on fail_page_alloc
+
+	run "$FAIL_NTH" request stats
+	assert_success
+	sweep_ok 2
+	run "$FAIL_NTH" request sources
+	assert_success
+	sweep_ok 2
+	run "$FAIL_NTH" request replay
+	assert_success
+	sweep_ok 2
+
+	# The layer is intact: the sources are all there
+	inject_off failslab
+	inject_off fail_page_alloc
+	run "$KEVENT_WATCH" --list --format '%p %a\n'
+	assert_success
+	assert_line '/devices/platform/kevent-demo.0 temperature'
+	assert_line '/devices/platform/kevent-demo.1 label'
+}
+
+@test "every allocation of loading kevent.ko fails once: the load fails cleanly or works" {
+	modules_unload
+	inject_on failslab
+	inject_on fail_page_alloc
+
+	module=$(module_copy kevent)
+	run "$FAIL_NTH" load "$module" replay=64
+	assert_success
+	sweep_ok 10
+
+	# Afterwards it loads and works
+	inject_off failslab
+	inject_off fail_page_alloc
+	modules_load
+	watch_start --json --path "$SENSOR0" --attr temperature
+	demo_set 0 temperature 4321
+	watch_lines 1 20
+	run jq -r .value "$WATCH_OUT"
+	assert_output 4321
+}
+
+@test "every allocation of loading kevent_demo.ko, which adds sources, fails once: nothing is left behind" {
+	rmmod kevent_demo
+	inject_on failslab
+	inject_on fail_page_alloc
+
+	module=$(module_copy kevent_demo)
+	run "$FAIL_NTH" load "$module" sensors=1
+	assert_success
+	sweep_ok 10
+
+	# No source is left behind by the failed loads, and the layer still
+	# answers
+	inject_off failslab
+	inject_off fail_page_alloc
+	run "$KEVENT_WATCH" --list --format '%p %a\n'
+	assert_success
+	assert_output ''
+	run "$STATS"
+	assert_success
+	assert_line 'sources 0'
+}

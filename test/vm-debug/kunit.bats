@@ -1,0 +1,29 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The KUnit tests of kevent's core (kernel/kevent_kunit.c): the registry,
+# name validation, the coalescing arithmetic and message building. They run
+# when kevent_kunit.ko loads; KUnit keeps their results in debugfs.
+
+RESULTS=/sys/kernel/debug/kunit/kevent/results
+
+setup()
+{
+	load ../test_helper/kevent
+	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
+}
+
+teardown()
+{
+	if lsmod | grep -q '^kevent_kunit '; then rmmod kevent_kunit; fi
+	modules_unload
+}
+
+@test "kevent's KUnit suite passes, every case of it" {
+	insmod "$KEVENT_MODULE_DIR/kevent_kunit.ko"
+	run cat "$RESULTS"
+	echo "$output" >&2
+	refute_output --partial 'not ok'
+	# The nine cases of kevent_kunit.c, and the suite
+	[ "$(grep -cE '^[[:space:]]+ok [0-9]+ kevent_test_' <<< "$output")" -eq 9 ]
+	assert_line --regexp '^ok [0-9]+ kevent$'
+}
