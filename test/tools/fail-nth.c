@@ -3,6 +3,7 @@
  * fail-nth - systematic fault injection into one kernel operation
  *
  * Usage: fail-nth load MODULE [PARAMS]
+ *        fail-nth bind DRIVER DEVICE
  *        fail-nth write FILE DATA
  *        fail-nth request stats|sources|replay
  *
@@ -14,6 +15,9 @@
  *
  *   load     finit_module(MODULE) with PARAMS; a module that loaded is
  *            removed again (delete_module) before the next run
+ *   bind     bind DEVICE to DRIVER, a directory of /sys/bus/X/drivers/:
+ *            the driver's probe; a device bound is unbound again before the
+ *            next run
  *   write    open FILE, write DATA to it, close it
  *   request  one kevent request: GET_STATS, or a dump of the sources or of
  *            the replay ring, read to its end
@@ -47,7 +51,7 @@
 
 static int fail_nth_fd = -1;
 static uint16_t kevent_family_id;
-/* Set by op_load(), which has to look before it removes the module */
+/* Set by op_load() and op_bind(), which look before they undo the op */
 static int load_injected = -1;
 
 /* Make the @n-th allocation from now on fail */
@@ -96,6 +100,36 @@ static int op_load(char **argv)
 	if (r == 0 && syscall(SYS_delete_module, module, O_NONBLOCK) < 0) {
 		fprintf(stderr, "fail-nth: cannot remove %s: %s\n", module,
 			strerror(errno));
+		exit(1);
+	}
+	return r;
+}
+
+/* Write @data to the file @dir/@name; 0 or a negative errno */
+static int write_file(const char *dir, const char *name, const char *data)
+{
+	char path[4096];
+	size_t len = strlen(data);
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, data, len) != (ssize_t)len)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static int op_bind(char **argv)
+{
+	int r = write_file(argv[0], "bind", argv[1]);
+
+	/* Unbinding it is not under test: nothing fails then */
+	load_injected = fail_nth_injected();
+	if (r == 0 && write_file(argv[0], "unbind", argv[1]) < 0) {
+		fprintf(stderr, "fail-nth: cannot unbind %s\n", argv[1]);
 		exit(1);
 	}
 	return r;
@@ -200,6 +234,7 @@ static int op_request(char **argv)
 static void usage(void)
 {
 	fprintf(stderr, "usage: fail-nth load MODULE [PARAMS]\n"
+			"       fail-nth bind DRIVER DEVICE\n"
 			"       fail-nth write FILE DATA\n"
 			"       fail-nth request stats|sources|replay\n");
 	exit(2);
@@ -217,6 +252,8 @@ int main(int argc, char **argv)
 		usage();
 	if (strcmp(argv[1], "load") == 0 && argc <= 4) {
 		op = op_load;
+	} else if (strcmp(argv[1], "bind") == 0 && argc == 4) {
+		op = op_bind;
 	} else if (strcmp(argv[1], "write") == 0 && argc == 4) {
 		op = op_write;
 	} else if (strcmp(argv[1], "request") == 0 && argc == 3 &&

@@ -166,24 +166,35 @@ sweep_ok()
 	assert_output 4321
 }
 
-@test "every allocation of loading kevent_demo.ko, which adds sources, fails once: nothing is left behind" {
-	rmmod kevent_demo
+# Binding, not loading, kevent_demo: the failures go to its probe, which
+# adds the sources, and not to the module loader, whose error paths are not
+# under test.
+@test "every allocation of the demo's probe, which adds its sources, fails once: nothing is left behind" {
+	local drv=/sys/bus/platform/drivers/kevent-demo
+
+	echo kevent-demo.0 > "$drv/unbind"
+	echo kevent-demo.1 > "$drv/unbind"
+	run "$KEVENT_WATCH" --list --format '%p %a\n'
+	assert_output ''
+
 	inject_on failslab
 	inject_on fail_page_alloc
-
-	module=$(module_copy kevent_demo)
-	run "$FAIL_NTH" load "$module" sensors=1
+	run "$FAIL_NTH" bind "$drv" kevent-demo.0
 	assert_success
 	sweep_ok 10
-
-	# No source is left behind by the failed loads, and the layer still
-	# answers
 	inject_off failslab
 	inject_off fail_page_alloc
+
+	# No source is left behind by the failed probes, and the layer still
+	# answers; bound again, the sensor works
 	run "$KEVENT_WATCH" --list --format '%p %a\n'
 	assert_success
 	assert_output ''
 	run "$STATS"
 	assert_success
 	assert_line 'sources 0'
+	echo kevent-demo.0 > "$drv/bind"
+	run "$KEVENT_WATCH" --list --format '%a=%v\n' --path "$SENSOR0" \
+		--attr temperature
+	assert_output temperature=25000
 }
