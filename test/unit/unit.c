@@ -17,31 +17,26 @@
 #include "kevent-private.h"
 #include "options.h"
 #include "output.h"
+#include "unit.h"
 
-static unsigned int passed, failed;
+unsigned int unit_passed, unit_failed;
 
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (cond) {                                                    \
-			passed++;                                              \
-		} else {                                                       \
-			failed++;                                              \
-			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-		}                                                              \
-	} while (0)
+static struct unit_test *registered, **registered_tail = &registered;
 
-#define CHECK_STR(got, want)                                                 \
-	do {                                                                 \
-		const char *g_ = (got), *w_ = (want);                        \
-		if (g_ && w_ && strcmp(g_, w_) == 0) {                       \
-			passed++;                                            \
-		} else {                                                     \
-			failed++;                                            \
-			printf("FAIL %s:%d: %s\n  got:  \"%s\"\n", __FILE__, \
-			       __LINE__, #got, g_ ? g_ : "(null)");          \
-			printf("  want: \"%s\"\n", w_ ? w_ : "(null)");      \
-		}                                                            \
-	} while (0)
+/* Called before main(): keep the tests in the order the linker ran them. */
+void unit_register(struct unit_test *test)
+{
+	*registered_tail = test;
+	registered_tail = &test->next;
+}
+
+void unit_run_registered(void)
+{
+	struct unit_test *t;
+
+	for (t = registered; t; t = t->next)
+		t->run();
+}
 
 /* Results of the helpers below, valid until the next call. */
 static struct sbuf json_sb, cesc_sb, expand_sb;
@@ -1185,6 +1180,8 @@ int main(void)
 	sbuf_free(&cesc_sb);
 	sbuf_free(&expand_sb);
 
-	printf("unit: %u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	unit_run_registered();
+
+	printf("unit: %u passed, %u failed\n", unit_passed, unit_failed);
+	return unit_failed ? 1 : 0;
 }

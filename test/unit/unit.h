@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The unit tests' checks, and registration of test functions kept in files
+ * of their own: UNIT_TEST(test_name) { ... } in any test/unit/NAME.c runs
+ * after the tests of unit.c.
+ */
+#ifndef KEVENT_UNIT_H
+#define KEVENT_UNIT_H
+
+#include <stdio.h>
+#include <string.h>
+
+extern unsigned int unit_passed, unit_failed;
+
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (cond) {                                                    \
+			unit_passed++;                                         \
+		} else {                                                       \
+			unit_failed++;                                         \
+			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+		}                                                              \
+	} while (0)
+
+#define CHECK_STR(got, want)                                                 \
+	do {                                                                 \
+		const char *g_ = (got), *w_ = (want);                        \
+		if (g_ && w_ && strcmp(g_, w_) == 0) {                       \
+			unit_passed++;                                       \
+		} else {                                                     \
+			unit_failed++;                                       \
+			printf("FAIL %s:%d: %s\n  got:  \"%s\"\n", __FILE__, \
+			       __LINE__, #got, g_ ? g_ : "(null)");          \
+			printf("  want: \"%s\"\n", w_ ? w_ : "(null)");      \
+		}                                                            \
+	} while (0)
+
+struct unit_test {
+	const char *name;
+	void (*run)(void);
+	struct unit_test *next;
+};
+
+void unit_register(struct unit_test *test);
+void unit_run_registered(void);
+
+#define UNIT_TEST(fn)                                                      \
+	static void fn(void);                                              \
+	static struct unit_test unit_test_##fn = { #fn, fn, NULL };        \
+	__attribute__((constructor)) static void unit_register_##fn(void) \
+	{                                                                  \
+		unit_register(&unit_test_##fn);                            \
+	}                                                                  \
+	static void fn(void)
+
+#endif /* KEVENT_UNIT_H */
