@@ -129,6 +129,35 @@ static bool glob_match(const char *const *globs, size_t n, const char *s)
 	return false;
 }
 
+/*
+ * When every --attr is the exact name of a registered attribute, let the
+ * kernel drop the events of other attributes before they wake us. A glob,
+ * or a name the registry does not know, leaves the filtering to
+ * glob_match() alone.
+ */
+static int apply_attr_filter(const struct watch *w, struct kevent_monitor *m)
+{
+	size_t i;
+	int r;
+
+	if (w->opt.n_attr_globs == 0)
+		return 0;
+	for (i = 0; i < w->opt.n_attr_globs; i++)
+		if (strpbrk(w->opt.attr_globs[i], "*?[\\") ||
+		    kevent_attribute_id(w->opt.attr_globs[i]) < 0)
+			return 0;
+	for (i = 0; i < w->opt.n_attr_globs; i++) {
+		r = kevent_monitor_filter_add_attr(m, w->opt.attr_globs[i]);
+		if (r < 0) {
+			fprintf(stderr,
+				PROG ": cannot filter attribute %s: %s\n",
+				w->opt.attr_globs[i], strerror(-r));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static bool subsystem_match(const struct watch *w, const char *subsystem)
 {
 	size_t i;
@@ -623,6 +652,11 @@ static int watch(struct watch *w)
 			r = -1;
 			goto out;
 		}
+	}
+	/* Before joining too: no event of another attribute is queued. */
+	if (m && apply_attr_filter(w, m) < 0) {
+		r = -1;
+		goto out;
 	}
 	for (i = 0; m && i <= KEVENT_CLASS_MAX; i++) {
 		if (w->opt.classes && !(w->opt.classes & (1u << i)))

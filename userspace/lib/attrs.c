@@ -57,3 +57,15 @@ KEVENT_EXPORT const char *kevent_attribute_unit(const char *name)
 			return attributes[i].unit;
 	return NULL;
 }
+
+KEVENT_EXPORT int kevent_attribute_id(const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return -ENOENT;
+	for (i = 0; i < KEVENT_ATTRIBUTE_COUNT; i++)
+		if (strcmp(name, attributes[i].name) == 0)
+			return i;
+	return -ENOENT;
+}

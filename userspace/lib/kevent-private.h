@@ -136,6 +136,22 @@ void kevent_gaps_idle(struct kevent_gaps *gaps);
 /* Class of a registered attribute name, or KEVENT_CLASS_UNKNOWN. */
 enum kevent_class kevent_attribute_class(const char *name);
 
+struct sock_filter;
+
+/* Most attributes one filter lets through, and the length of its program. */
+#define KEVENT_FILTER_MAX_IDS 64
+#define KEVENT_FILTER_LEN(n_ids) ((n_ids) + 12)
+
+/*
+ * Build the socket filter that drops kevent events (of family @family_id)
+ * whose attribute id is none of the @n_ids @ids, and passes every other
+ * message, into @prog of @max instructions.
+ * Return: the number of instructions, or -EINVAL if @n_ids is 0 or above
+ * KEVENT_FILTER_MAX_IDS, or @max is below KEVENT_FILTER_LEN(@n_ids).
+ */
+int kevent_filter_build(uint16_t family_id, const uint32_t *ids, size_t n_ids,
+			struct sock_filter *prog, size_t max);
+
 /* kevent_attr_read() below the directory @rootfd instead of /sys. */
 int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
 			char **ret_value, size_t *ret_len);

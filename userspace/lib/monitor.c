@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include <linux/filter.h>
 #include <libmnl/libmnl.h>
 
 #include "kevent-private.h"
@@ -19,6 +20,8 @@ struct kevent_monitor {
 	uint64_t dropped;
 	uint64_t forged; /* of @dropped: not sent by the kernel */
 	struct kevent_gaps gaps;
+	uint32_t filter_ids[KEVENT_FILTER_MAX_IDS]; /* attributes let through */
+	size_t n_filter_ids; /* 0: no filter */
 	bool gone;
 	char *buf;
 	size_t len;
@@ -145,6 +148,40 @@ KEVENT_EXPORT int kevent_monitor_join(struct kevent_monitor *monitor,
 	return 0;
 }
 
+KEVENT_EXPORT int kevent_monitor_filter_add_attr(struct kevent_monitor *monitor,
+						const char *name)
+{
+	struct sock_filter prog[KEVENT_FILTER_LEN(KEVENT_FILTER_MAX_IDS)];
+	struct sock_fprog fprog = { .filter = prog };
+	size_t i, n;
+	int id, len;
+
+	if (!monitor || !name)
+		return -EINVAL;
+	id = kevent_attribute_id(name);
+	if (id < 0)
+		return id;
+	n = monitor->n_filter_ids;
+	for (i = 0; i < n; i++)
+		if (monitor->filter_ids[i] == (uint32_t)id)
+			return 0;
+	if (n == KEVENT_FILTER_MAX_IDS)
+		return -E2BIG;
+
+	monitor->filter_ids[n] = id;
+	len = kevent_filter_build(monitor->family_id, monitor->filter_ids,
+				  n + 1, prog, KEVENT_FILTER_LEN(n + 1));
+	if (len < 0)
+		return len;
+	fprog.len = len;
+	/* The new program replaces the old one at once. */
+	if (setsockopt(mnl_socket_get_fd(monitor->nl), SOL_SOCKET,
+		       SO_ATTACH_FILTER, &fprog, sizeof(fprog)) < 0)
+		return -errno;
+	monitor->n_filter_ids = n + 1;
+	return 0;
+}
+
 KEVENT_EXPORT int kevent_monitor_get_fd(struct kevent_monitor *monitor)
 {
 	if (!monitor)
@@ -265,8 +302,10 @@ static int handle_message(struct kevent_monitor *m, const struct nlmsghdr *nlh,
 	}
 	if (r < 0)
 		return r;
-	(*ret_event)->lost = kevent_gaps_account(&m->gaps, (*ret_event)->cls,
-						 (*ret_event)->class_seq);
+	/* Filtered events leave gaps that are no loss. */
+	if (!m->n_filter_ids)
+		(*ret_event)->lost = kevent_gaps_account(
+			&m->gaps, (*ret_event)->cls, (*ret_event)->class_seq);
 	return 1;
 }
 

@@ -54,6 +54,17 @@ int kevent_class_from_string(const char *name);
 const char *kevent_attribute_unit(const char *name);
 
 /**
+ * kevent_attribute_id() - id of a registered event attribute
+ * @name: attribute name, such as "temperature"
+ *
+ * The id is the attribute's position in attributes.txt, as events carry it
+ * (kevent_event_get_attr_id()); it never changes.
+ *
+ * Return: the id (0 or more), or -ENOENT if @name is NULL or not registered.
+ */
+int kevent_attribute_id(const char *name);
+
+/**
  * kevent_monitor_new() - connect to the kevent layer
  * @ret_monitor: the new monitor, joined to no class yet
  *
@@ -106,6 +117,29 @@ int kevent_monitor_join(struct kevent_monitor *monitor, enum kevent_class cls);
  */
 int kevent_monitor_set_receive_buffer_size(struct kevent_monitor *monitor,
 					   size_t size);
+
+/**
+ * kevent_monitor_filter_add_attr() - receive only events of these attributes
+ * @monitor: the monitor
+ * @name: a registered attribute name (attributes.txt), such as "temperature"
+ *
+ * The first call attaches a socket filter that the kernel runs before it
+ * queues an event, so the monitor is not woken for events of other
+ * attributes of the classes it joined; later calls let more attributes
+ * through. Events queued before the call are not filtered.
+ *
+ * The events the filter drops leave gaps in the class sequence numbers that
+ * are no loss, so on a filtered monitor kevent_event_get_lost() is 0; an
+ * overflow of the socket is still reported by kevent_monitor_receive()
+ * (-ENOBUFS).
+ *
+ * Return: 0 on success (also for a name already let through); -EINVAL if an
+ * argument is NULL; -ENOENT if @name is not a registered attribute; -E2BIG
+ * if 64 attributes are let through already; or the negative errno of
+ * setsockopt(SO_ATTACH_FILTER).
+ */
+int kevent_monitor_filter_add_attr(struct kevent_monitor *monitor,
+				   const char *name);
 
 /**
  * kevent_monitor_get_fd() - file descriptor to wait on

@@ -1,0 +1,167 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Filters applied in the kernel: exact --attr names become a socket filter
+# on kevent-watch's socket, and --class joins only the classes asked for, so
+# events the watcher would discard do not wake it. The numbers: the
+# watcher's voluntary context switches (each wakeup from poll is one) and
+# its recvmsg calls (one per message queued to it), counted by strace, while
+# 2,000 label events are sent.
+
+setup_file()
+{
+	load ../test_helper/kevent
+	modules_load
+}
+
+teardown_file()
+{
+	load ../test_helper/kevent
+	modules_unload
+}
+
+setup()
+{
+	load ../test_helper/kevent
+	STORM=2000
+	SENSOR0=/devices/platform/kevent-demo.0
+}
+
+teardown()
+{
+	if [ -n "${STRACE_PID:-}" ]; then
+		kill "$STRACE_PID" 2>/dev/null || true
+		wait "$STRACE_PID" 2>/dev/null || true
+	fi
+	watch_stop
+}
+
+# wakeups PID: how many times PID has gone to sleep and been woken
+wakeups()
+{
+	awk '/^voluntary_ctxt_switches:/ { print $2 }' "/proc/$1/status"
+}
+
+# strace_attach: count the watcher's recvmsg calls from now on
+strace_attach()
+{
+	local deadline=$((SECONDS + 20))
+
+	STRACE_OUT=$BATS_TEST_TMPDIR/strace.out
+	strace -c -e trace=recvmsg -o "$STRACE_OUT" -p "$WATCH_PID" \
+		2> "$BATS_TEST_TMPDIR/strace.err" 3>&- &
+	STRACE_PID=$!
+	until grep -q attached "$BATS_TEST_TMPDIR/strace.err"; do
+		if [ "$SECONDS" -ge "$deadline" ]; then
+			cat "$BATS_TEST_TMPDIR/strace.err" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	# The attach interrupts the watcher's poll once: let it settle
+	sleep 0.5
+}
+
+# strace_recvmsg: detach and print the number of recvmsg calls counted
+strace_recvmsg()
+{
+	kill -INT "$STRACE_PID"
+	wait "$STRACE_PID" || true
+	STRACE_PID=
+	awk '$NF == "recvmsg" { print $4; found = 1 }
+	     END { if (!found) print 0 }' "$STRACE_OUT"
+}
+
+# label_storm: STORM events of sensor 0's label, each sent (kevent_notify())
+# before its write returns; prints how many events the kernel sent
+label_storm()
+{
+	local before after i fd
+
+	before=$("$KEVENT_TOP/test/tools/kevent-stats" | awk '$1 == "sent" { print $2 }')
+	exec {fd}> "$DEMO_DBG/kevent-demo.0/notify"
+	for ((i = 0; i < STORM; i++)); do
+		printf label >&"$fd"
+	done
+	exec {fd}>&-
+	after=$("$KEVENT_TOP/test/tools/kevent-stats" | awk '$1 == "sent" { print $2 }')
+	echo $((after - before))
+}
+
+# storm_while_watching: attach strace, count the watcher's wakeups over a
+# label storm, then end with one temperature event and wait for it. Sets
+# SENT, WAKEUPS and RECVMSG.
+storm_while_watching()
+{
+	local w0
+
+	strace_attach
+	w0=$(wakeups "$WATCH_PID")
+	SENT=$(label_storm)
+	# The last events reach the socket before the last write returns;
+	# let the watcher take them before counting
+	sleep 1
+	WAKEUPS=$(($(wakeups "$WATCH_PID") - w0))
+	RECVMSG=$(strace_recvmsg)
+	echo "# sent $SENT, watcher woken $WAKEUPS times, $RECVMSG recvmsg calls" >&3
+	demo_set 0 temperature 31500
+	watch_lines 1
+}
+
+@test "--attr temperature: a storm of label events does not wake the watcher" {
+	watch_start --json --attr temperature
+	storm_while_watching
+	assert_equal "$SENT" "$STORM"
+	[ "$WAKEUPS" -le 1 ] || fail "woken $WAKEUPS times by $SENT label events"
+	[ "$RECVMSG" -le 1 ] || fail "$RECVMSG recvmsg calls for $SENT label events"
+
+	# Only the temperature, and the filtered events are no loss: no overrun
+	run jq -c '[.type, .attr, .value]' "$WATCH_OUT"
+	assert_output '["event","temperature","31500"]'
+	run cat "$WATCH_ERR"
+	assert_output ''
+}
+
+@test "--attr with a glob filters in kevent-watch only: the same storm wakes it (the count can tell)" {
+	watch_start --json --attr 'temperatur[e]'
+	storm_while_watching
+	assert_equal "$SENT" "$STORM"
+	[ "$RECVMSG" -ge "$STORM" ] || fail "only $RECVMSG recvmsg calls for $SENT events"
+	[ "$WAKEUPS" -ge 1 ] || fail "not woken by $SENT events"
+
+	run jq -c '[.type, .attr, .value]' "$WATCH_OUT"
+	assert_output '["event","temperature","31500"]'
+}
+
+@test "--class power: a storm of label events (class general) does not wake the watcher" {
+	watch_start --json --class power
+	storm_while_watching
+	assert_equal "$SENT" "$STORM"
+	[ "$WAKEUPS" -le 1 ] || fail "woken $WAKEUPS times by $SENT label events"
+	[ "$RECVMSG" -le 1 ] || fail "$RECVMSG recvmsg calls for $SENT label events"
+	run jq -c '[.type, .attr, .value]' "$WATCH_OUT"
+	assert_output '["event","temperature","31500"]'
+}
+
+@test "two exact --attr names let both attributes through, and no other" {
+	watch_start --json --attr label --attr temperature
+	demo_set 1 notify calibration
+	demo_set 1 label "second"
+	demo_set 1 temperature 26500
+	watch_lines 2
+	# Nothing more arrives: calibration was filtered, not late
+	sleep 1
+	run jq -c '[.attr, .value]' "$WATCH_OUT"
+	assert_output - <<-'EOF2'
+	["label","second"]
+	["temperature","26500"]
+	EOF2
+}
+
+@test "an exact --attr name that the registry does not know filters in kevent-watch, and matches nothing" {
+	watch_start --json --attr nosuch --count 1 --timeout 3
+	demo_set 0 label "not this"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_output ''
+}
