@@ -14,11 +14,19 @@
 #                   any report fails (check-debug-all: all of test/vm/)
 #   make vm-test-debug T=test/vm-debug/debug-kernel.bats
 #                   the same for one test file
+#   make install    install the modules (for the kernel of KDIR), the
+#                   library, kevent-watch and their files; PREFIX (default
+#                   /usr/local), DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR,
+#                   DATADIR... as usual; README.md lists the files
+#   make uninstall  remove them
+#   make install-dkms
+#                   install the modules' sources for DKMS into
+#                   $(DESTDIR)/usr/src/kevent-VERSION
 #   make clean      remove build output
 
 .PHONY: all deps modules userspace test-modules check check-host check-unit \
 	check-vm demo vm-test debug-kernel check-debug check-debug-all \
-	vm-test-debug clean
+	vm-test-debug install uninstall install-dkms clean
 
 all: modules userspace
 
@@ -69,6 +77,33 @@ vm-test-debug: deps all test-modules debug-kernel
 
 demo: deps all
 	scripts/vm/run --timeout 300 -- scripts/demo
+
+# Builds what it installs, but does not call scripts/deps: packaging runs it
+# with its own build dependencies, without qemu and the test kernel.
+install:
+	$(MAKE) -C kernel install
+	$(MAKE) -C userspace install
+
+uninstall:
+	$(MAKE) -C kernel uninstall
+	$(MAKE) -C userspace uninstall
+
+# The DKMS source tree: kernel/'s sources, Kbuild, Makefile and dkms.conf,
+# with attributes.txt and gen-attributes beside them (kernel/Kbuild looks
+# for them there). Its version is dkms.conf's PACKAGE_VERSION. Then:
+#   dkms add kevent/VERSION && dkms install kevent/VERSION
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' kernel/dkms.conf)
+DKMS_SRCDIR ?= /usr/src/kevent-$(DKMS_VERSION)
+DKMS_FILES := kernel/Kbuild kernel/Makefile kernel/dkms.conf \
+	$(filter-out %.mod.c %/kevent_attrs.h, $(wildcard kernel/*.c kernel/*.h))
+INSTALL ?= install
+
+install-dkms:
+	$(INSTALL) -d $(DESTDIR)$(DKMS_SRCDIR)/include $(DESTDIR)$(DKMS_SRCDIR)/uapi
+	$(INSTALL) -m 0644 $(DKMS_FILES) attributes.txt $(DESTDIR)$(DKMS_SRCDIR)
+	$(INSTALL) -m 0755 scripts/gen-attributes $(DESTDIR)$(DKMS_SRCDIR)
+	$(INSTALL) -m 0644 kernel/include/*.h $(DESTDIR)$(DKMS_SRCDIR)/include
+	$(INSTALL) -m 0644 kernel/uapi/*.h $(DESTDIR)$(DKMS_SRCDIR)/uapi
 
 clean:
 	$(MAKE) -C kernel clean
