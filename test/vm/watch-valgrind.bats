@@ -53,3 +53,20 @@ teardown()
 	run cat "$VG_LOG"
 	assert_output ""
 }
+
+@test "--exec commands, one failing, and an unreadable value run clean under valgrind" {
+	watch_start --json --count 2 --exec 'echo "cmd [$KEVENT_VALUE] [$KEVENT_ERROR]"; exit 2'
+	demo_set 0 temperature 23456
+	watch_lines 2 60
+	demo_set 1 unplug 1
+	watch_wait 60
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 4
+	assert_line --index 1 'cmd [23456] []'
+	assert_line --index 3 --regexp '^cmd \[\] \[(ENODEV|ENOENT)\]$'
+	run grep -c 'exited with status 2$' "$WATCH_ERR"
+	assert_output 2
+	run cat "$VG_LOG"
+	assert_output ""
+}

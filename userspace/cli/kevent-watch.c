@@ -17,6 +17,7 @@
 
 #include <kevent/kevent.h>
 
+#include "exec.h"
 #include "options.h"
 #include "output.h"
 
@@ -42,6 +43,7 @@ static volatile sig_atomic_t got_signal;
 struct watch {
 	struct watch_options opt;
 	struct sbuf line;
+	bool print_lines; /* not with --exec alone */
 	uint64_t printed;
 	uint64_t replayed; /* highest sequence number replayed */
 	uint64_t forged; /* messages not sent by the kernel, ignored */
@@ -53,7 +55,7 @@ static const char usage_text[] =
 	"                    [--path GLOB] [--subsystem NAME] [--count N]\n"
 	"                    [--timeout SEC] [--list | --coldplug]\n"
 	"                    [--replay[=SEQ]] [--rcvbuf BYTES] [--uevent]\n"
-	"                    [--poll FILE...]\n";
+	"                    [--exec CMD [--exec-timeout SEC]] [--poll FILE...]\n";
 
 static void print_help(void)
 {
@@ -62,10 +64,8 @@ static void print_help(void)
 	      "\n"
 	      "  -j, --json          one JSON object per line\n"
 	      "  -f, --format FMT    %s seq  %t time  %c class  %p path  %a attribute\n"
-	      "                      %v value  %u unit  %S subsystem  %e error  %%\n"
-	      "                      and \\n \\t \\\\ escapes; a newline ends each line\n"
-	      "  -c, --class LIST    only these classes (comma-separated): general,\n"
-	      "                      storage, power, fs, hotplug, net\n"
+	      "                      %v value  %u unit  %S subsystem  %e error  %%  \\n \\t\n"
+	      "  -c, --class LIST    only these classes: general,storage,power,fs,hotplug,net\n"
 	      "      --attr GLOB     only attributes matching GLOB (repeatable)\n"
 	      "      --path GLOB     only kobject paths matching GLOB (repeatable)\n"
 	      "      --subsystem NAME  only devices of subsystem NAME (repeatable)\n"
@@ -75,12 +75,14 @@ static void print_help(void)
 	      "      --replay[=SEQ]  first print the events the kernel holds (after SEQ)\n"
 	      "      --rcvbuf BYTES  socket receive buffer, such as 256K (default 8M)\n"
 	      "      --uevent, --poll FILE...  NAME= uevents, sysfs FILEs (no kevent.ko)\n"
+	      "      --exec CMD      run sh -c CMD for each record, KEVENT_* set, and\n"
+	      "                      print lines only with --json or --format\n"
+	      "      --exec-timeout SEC  kill CMD after SEC s (default 10; 0: no limit)\n"
 	      "  -h, --help          this help     -V, --version   the version\n"
 	      "\n"
-	      "KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE [UNIT] [(SUBSYSTEM)] [coalesced=N]\n"
-	      "STATE[TIME] ... and OVERRUN lost=N|unknown (STATE lines follow).\n"
-	      "TIME counts seconds since boot; an unreadable value is <error: ENAME>.\n"
-	      "Exit status: 0 done, 1 runtime failure, 2 usage error.\n",
+	      "Lines: KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE ..., STATE[TIME] ..., OVERRUN\n"
+	      "Exit status: 0 done, 1 runtime failure, 2 usage error.\n"
+	      "Details, the output lines and the variables: kevent-watch(1).\n",
 	      stdout);
 }
 
@@ -172,6 +174,32 @@ static bool subsystem_match(const struct watch *w, const char *subsystem)
 	return false;
 }
 
+/*
+ * Run the --exec command for @r, and say on stderr how it failed, if it
+ * did. Return: 0, STOP_QUIET (SIGINT or SIGTERM arrived), or -1.
+ */
+static int run_exec(struct watch *w, const struct record *r)
+{
+	struct exec_result res;
+	char **env;
+
+	env = exec_env_new(r, environ);
+	if (!env) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
+	exec_run(w->opt.exec, env, w->opt.exec_timeout_ms, &got_signal, &res);
+	exec_env_free(env);
+	sbuf_reset(&w->line);
+	if (exec_describe(&w->line, w->opt.exec, w->opt.exec_timeout_ms,
+			  &res)) {
+		fprintf(stderr, PROG ": %s\n",
+			sbuf_str(&w->line) ? sbuf_str(&w->line) : "--exec");
+		fflush(stderr);
+	}
+	return got_signal ? STOP_QUIET : 0;
+}
+
 static uint64_t boottime_ns(void)
 {
 	struct timespec ts;
@@ -237,17 +265,22 @@ static int report(struct watch *w, const struct kevent_event *ev,
 		r.time_ns = boottime_ns();
 	}
 
-	sbuf_reset(&w->line);
-	if (w->opt.json)
-		record_json(&w->line, &r);
-	else if (w->opt.format)
-		format_expand(&w->line, w->opt.format, &r);
-	else
-		record_text(&w->line, &r);
+	ret = 0;
+	if (w->print_lines) {
+		sbuf_reset(&w->line);
+		if (w->opt.json)
+			record_json(&w->line, &r);
+		else if (w->opt.format)
+			format_expand(&w->line, w->opt.format, &r);
+		else
+			record_text(&w->line, &r);
+		ret = emit(w);
+	}
+	if (ret == 0 && w->opt.exec)
+		ret = run_exec(w, &r);
 	free(value);
 	free(subsystem);
 
-	ret = emit(w);
 	if (ret == 0 && type == RECORD_EVENT)
 		w->printed++;
 	return ret;
@@ -310,7 +343,7 @@ static int overrun(struct watch *w, long long lost)
 	sbuf_reset(&w->line);
 	if (w->opt.json) {
 		overrun_json(&w->line, lost);
-	} else if (w->opt.format) {
+	} else if (!w->print_lines || w->opt.format) {
 		/* The format has no place for it: a line on stderr. */
 		if (lost < 0)
 			fprintf(stderr, PROG
@@ -531,7 +564,7 @@ static int drain_stock(struct watch *w, struct kevent_uevent_monitor *um,
 			sbuf_reset(&w->line);
 			if (w->opt.json)
 				overrun_json(&w->line, -1);
-			else if (!w->opt.format)
+			else if (w->print_lines && !w->opt.format)
 				overrun_text(&w->line, -1);
 			r = w->line.len ? emit(w) : 0;
 			if (r)
@@ -796,6 +829,9 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
+	/* Inherited as ignored, it would reap the --exec commands itself. */
+	signal(SIGCHLD, SIG_DFL);
+	w.print_lines = !w.opt.exec || w.opt.json || w.opt.format;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 

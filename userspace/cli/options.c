@@ -41,6 +41,12 @@ out_bad:
 
 int parse_timeout(const char *s, int64_t *ret_ms, char *err, size_t errlen)
 {
+	return parse_seconds("--timeout", s, ret_ms, err, errlen);
+}
+
+int parse_seconds(const char *opt, const char *s, int64_t *ret_ms, char *err,
+		  size_t errlen)
+{
 	int64_t sec = 0, ms = 0;
 	const char *p;
 	int decimals;
@@ -72,8 +78,8 @@ int parse_timeout(const char *s, int64_t *ret_ms, char *err, size_t errlen)
 out_bad:
 	snprintf(
 		err, errlen,
-		"--timeout: invalid value '%s' (expected seconds, such as 10 or 0.5, at most %d)",
-		s, TIMEOUT_MAX_SEC);
+		"%s: invalid value '%s' (expected seconds, such as 10 or 0.5, at most %d)",
+		opt, s, TIMEOUT_MAX_SEC);
 	return -1;
 }
 
@@ -171,6 +177,8 @@ enum {
 	OPT_UEVENT,
 	OPT_POLL,
 	OPT_RCVBUF,
+	OPT_EXEC,
+	OPT_EXEC_TIMEOUT,
 };
 
 static const struct option long_options[] = {
@@ -188,6 +196,8 @@ static const struct option long_options[] = {
 	{ "uevent", no_argument, NULL, OPT_UEVENT },
 	{ "poll", required_argument, NULL, OPT_POLL },
 	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
+	{ "exec", required_argument, NULL, OPT_EXEC },
+	{ "exec-timeout", required_argument, NULL, OPT_EXEC_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -209,13 +219,36 @@ static void option_name(int opt, char **argv, char *buf, size_t len)
 	snprintf(buf, len, "%s", argv[optind - 1]);
 }
 
+/* Is @s empty or only blanks? */
+static bool blank(const char *s)
+{
+	return s[strspn(s, " \t\n")] == '\0';
+}
+
+/*
+ * Refuse an empty value of option @opt (what it is: @what).
+ * Return: 0, or -1 with a message in @err.
+ */
+static int check_not_empty(const char *opt, const char *what, const char *s,
+			   char *err, size_t errlen)
+{
+	if (*s)
+		return 0;
+	snprintf(err, errlen, "%s: empty %s", opt, what);
+	return -1;
+}
+
 int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			char *err, size_t errlen)
 {
+	bool exec_timeout_set = false;
 	char name[64];
 	int opt;
 
-	*o = (struct watch_options){ .timeout_ms = -1 };
+	*o = (struct watch_options){
+		.timeout_ms = -1,
+		.exec_timeout_ms = EXEC_TIMEOUT_DEFAULT_MS,
+	};
 	o->attr_globs = calloc(argc, sizeof(*o->attr_globs));
 	o->path_globs = calloc(argc, sizeof(*o->path_globs));
 	o->subsystems = calloc(argc, sizeof(*o->subsystems));
@@ -235,7 +268,9 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			o->json = true;
 			break;
 		case 'f':
-			if (format_check(optarg, err, errlen) < 0)
+			if (check_not_empty("--format", "format", optarg, err,
+					    errlen) < 0 ||
+			    format_check(optarg, err, errlen) < 0)
 				return -1;
 			o->format = optarg;
 			break;
@@ -244,12 +279,21 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 				return -1;
 			break;
 		case OPT_ATTR:
+			if (check_not_empty("--attr", "pattern", optarg, err,
+					    errlen) < 0)
+				return -1;
 			o->attr_globs[o->n_attr_globs++] = optarg;
 			break;
 		case OPT_PATH:
+			if (check_not_empty("--path", "pattern", optarg, err,
+					    errlen) < 0)
+				return -1;
 			o->path_globs[o->n_path_globs++] = optarg;
 			break;
 		case OPT_SUBSYSTEM:
+			if (check_not_empty("--subsystem", "name", optarg, err,
+					    errlen) < 0)
+				return -1;
 			o->subsystems[o->n_subsystems++] = optarg;
 			break;
 		case 'n':
@@ -277,7 +321,23 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			o->uevent = true;
 			break;
 		case OPT_POLL:
+			if (check_not_empty("--poll", "file name", optarg, err,
+					    errlen) < 0)
+				return -1;
 			o->poll_files[o->n_poll_files++] = optarg;
+			break;
+		case OPT_EXEC:
+			if (blank(optarg)) {
+				snprintf(err, errlen, "--exec: empty command");
+				return -1;
+			}
+			o->exec = optarg;
+			break;
+		case OPT_EXEC_TIMEOUT:
+			if (parse_seconds("--exec-timeout", optarg,
+					  &o->exec_timeout_ms, err, errlen) < 0)
+				return -1;
+			exec_timeout_set = true;
 			break;
 		case OPT_RCVBUF:
 			if (parse_rcvbuf(optarg, &o->rcvbuf, err, errlen) < 0)
@@ -313,8 +373,16 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
-	while (optind < argc)
-		o->poll_files[o->n_poll_files++] = argv[optind++];
+	for (; optind < argc; optind++) {
+		if (check_not_empty("--poll", "file name", argv[optind], err,
+				    errlen) < 0)
+			return -1;
+		o->poll_files[o->n_poll_files++] = argv[optind];
+	}
+	if (exec_timeout_set && !o->exec) {
+		snprintf(err, errlen, "--exec-timeout needs --exec");
+		return -1;
+	}
 	if ((o->uevent || o->n_poll_files) && (o->list || o->coldplug)) {
 		snprintf(err, errlen,
 			 "--uevent and --poll cannot be used with --list or --coldplug");

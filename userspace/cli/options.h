@@ -31,7 +31,12 @@ struct watch_options {
 	bool uevent; /* --uevent */
 	const char **poll_files; /* --poll FILE..., in argv */
 	size_t n_poll_files;
+	const char *exec; /* --exec CMD; NULL: none */
+	int64_t exec_timeout_ms; /* --exec-timeout SEC; 0: no limit */
 };
+
+/* Default of --exec-timeout, in milliseconds. */
+#define EXEC_TIMEOUT_DEFAULT_MS 10000
 
 /* Positive decimal integer. Return: 0, or -1 with a message in @err. */
 int parse_count(const char *s, uint64_t *ret, char *err, size_t errlen);
@@ -41,6 +46,10 @@ int parse_count(const char *s, uint64_t *ret, char *err, size_t errlen);
  * Return: 0 and milliseconds, or -1 with a message in @err.
  */
 int parse_timeout(const char *s, int64_t *ret_ms, char *err, size_t errlen);
+
+/* The same for the value of option @opt ("--exec-timeout"), for messages. */
+int parse_seconds(const char *opt, const char *s, int64_t *ret_ms, char *err,
+		  size_t errlen);
 
 /*
  * Sequence number of --replay=SEQ: a decimal integer, 0 allowed.

@@ -1,0 +1,129 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# kevent-watch's command line, checked before the kernel is needed: a bad
+# value of any option is a usage error that names it, and --help fits one
+# screen and documents every option.
+
+setup_file()
+{
+	load ../test_helper/common
+	# The binary under test is the tree's: build it if it is not current.
+	make -s -C "$KEVENT_TOP/userspace" cli/kevent-watch >&2
+}
+
+setup()
+{
+	load ../test_helper/common
+	KEVENT_WATCH=$KEVENT_TOP/userspace/cli/kevent-watch
+}
+
+# usage_error OPTION ARGS...: kevent-watch ARGS exits with status 2, prints
+# nothing on stdout, and its first line on stderr names OPTION
+usage_error()
+{
+	local opt=$1
+
+	shift
+	run --separate-stderr "$KEVENT_WATCH" "$@"
+	if [ "$status" -ne 2 ] || [ -n "$output" ] ||
+		[[ ${stderr_lines[0]:-} != "kevent-watch: $opt"* ]]; then
+		echo "kevent-watch $* gave status $status, stdout '$output'" \
+			"and stderr:" >&2
+		echo "$stderr" >&2
+		return 1
+	fi
+}
+
+@test "a bad --count, --timeout or --rcvbuf value is a usage error naming the option" {
+	usage_error --count --count -1
+	usage_error --count --count 0
+	usage_error --count --count x
+	usage_error --count -n ''
+	usage_error --timeout --timeout x
+	usage_error --timeout --timeout -1
+	usage_error --timeout -t 1.2345
+	usage_error --rcvbuf --rcvbuf 0
+	usage_error --rcvbuf --rcvbuf 2048M
+}
+
+@test "an empty or blank --exec command and a bad --exec-timeout are usage errors" {
+	usage_error --exec --exec ''
+	usage_error --exec --exec '  '
+	usage_error --exec-timeout --exec true --exec-timeout x
+	usage_error --exec-timeout --exec true --exec-timeout -1
+	usage_error --exec-timeout --exec-timeout 5
+}
+
+@test "empty --attr, --path, --subsystem and --poll values are usage errors" {
+	usage_error --attr --attr ''
+	usage_error --path --path ''
+	usage_error --subsystem --subsystem ''
+	usage_error --poll --poll ''
+}
+
+@test "an unknown or empty --class, a bad --format or --replay are usage errors" {
+	usage_error --class --class nosuch
+	usage_error --class --class ''
+	usage_error --class --class power,
+	usage_error --format --format '%x'
+	usage_error --format --format ''
+	usage_error --format --format 'a\q'
+	usage_error --replay --replay=x
+	usage_error --replay --replay=
+}
+
+@test "a missing value is a usage error naming the option, for each option that takes one" {
+	for opt in --format --class --attr --path --subsystem --count \
+		--timeout --rcvbuf --poll --exec; do
+		usage_error "$opt: missing value" "$opt"
+	done
+	usage_error '--exec-timeout: missing value' --exec true --exec-timeout
+	usage_error '--count: missing value' -n
+}
+
+@test "an unknown option or a value given to a flag is a usage error" {
+	usage_error "unknown option '--nosuch'" --nosuch
+	usage_error "unknown option '-q'" -q
+	usage_error '--json: takes no value' --json=1
+	assert_stderr_partial "Try 'kevent-watch --help'"
+}
+
+# The long options of kevent-watch, from its source
+long_options()
+{
+	sed -n '/^static const struct option long_options\[\]/,/^};/p' \
+		"$KEVENT_TOP/userspace/cli/options.c" |
+		sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",.*/\1/p'
+}
+
+@test "--help fits 24 lines of 80 columns and names every long option" {
+	run --separate-stderr "$KEVENT_WATCH" --help
+	assert_success
+	assert [ "${#lines[@]}" -le 24 ]
+	run --separate-stderr bash -c '"$1" --help | wc -L' _ "$KEVENT_WATCH"
+	assert [ "$output" -le 80 ]
+	run --separate-stderr "$KEVENT_WATCH" --help
+	mapfile -t opts < <(long_options)
+	# The parse of the source found the table: it has --json and --exec
+	assert [ "${#opts[@]}" -ge 18 ]
+	for opt in "${opts[@]}"; do
+		[[ $output == *"--$opt"* ]] ||
+			fail "--help does not document --$opt"
+	done
+	assert_output --partial 'kevent-watch(1)'
+}
+
+@test "the man page documents every long option and the --exec variables" {
+	man=$KEVENT_TOP/userspace/man/kevent-watch.1
+	mapfile -t opts < <(long_options)
+	assert [ "${#opts[@]}" -ge 18 ]
+	for opt in "${opts[@]}"; do
+		grep -qF -- "\\-\\-${opt//-/\\-}" "$man" ||
+			fail "the man page does not document --$opt"
+	done
+	for var in TYPE SOURCE SEQ TIME CLASS PATH ATTR VALUE ERROR UNIT \
+		SUBSYSTEM COALESCED; do
+		grep -qF "KEVENT_$var" "$man" ||
+			fail "the man page does not document KEVENT_$var"
+	done
+}
