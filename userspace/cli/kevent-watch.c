@@ -761,6 +761,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	text_style_init(w.opt.json || w.opt.format);
 	signal(SIGPIPE, SIG_IGN);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
