@@ -828,6 +828,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	text_style_init(w.opt.json || w.opt.format);
 	signal(SIGPIPE, SIG_IGN);
 	/* Inherited as ignored, it would reap the --exec commands itself. */
 	signal(SIGCHLD, SIG_DFL);

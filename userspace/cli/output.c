@@ -7,8 +7,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "colour.h"
 #include "output.h"
+#include "units.h"
+
+static struct text_style text_style;
+
+void text_style_set(const struct text_style *style)
+{
+	text_style = *style;
+}
+
+void text_style_init(bool json_or_format)
+{
+	struct text_style style = { .units = true };
+
+	if (!json_or_format) {
+		style.utf8 = locale_is_utf8();
+		style.colour = colour_wanted(isatty(STDOUT_FILENO),
+					     getenv("NO_COLOR"), getenv("TERM"),
+					     json_or_format);
+	}
+	text_style_set(&style);
+}
+
+/* Start a coloured part of a text line, or end it (SGR_RESET). */
+static void sgr(struct sbuf *sb, const char *seq)
+{
+	if (text_style.colour)
+		sbuf_adds(sb, seq);
+}
 
 static bool sbuf_grow(struct sbuf *sb, size_t more)
 {
@@ -302,16 +332,20 @@ void overrun_json(struct sbuf *sb, long long lost)
 
 void record_text(struct sbuf *sb, const struct record *r)
 {
+	char readable[UNIT_READABLE_MAX];
+	const char *kind = "KEVENT";
 	char buf[16];
 
 	if (r->type != RECORD_EVENT)
-		sbuf_adds(sb, "STATE[");
+		kind = "STATE";
 	else if (r->source && strcmp(r->source, "uevent") == 0)
-		sbuf_adds(sb, "UEVENT[");
+		kind = "UEVENT";
 	else if (r->source && strcmp(r->source, "poll") == 0)
-		sbuf_adds(sb, "POLL[");
-	else
-		sbuf_adds(sb, "KEVENT[");
+		kind = "POLL";
+	sgr(sb, SGR_KIND);
+	sbuf_adds(sb, kind);
+	sgr(sb, SGR_RESET);
+	sbuf_addc(sb, '[');
 	format_time(sb, r->time_ns);
 	sbuf_adds(sb, "] ");
 	if (r->type == RECORD_EVENT && r->no_seq)
@@ -322,16 +356,24 @@ void record_text(struct sbuf *sb, const struct record *r)
 	sbuf_addc(sb, ' ');
 	c_escape_str(sb, r->path);
 	sbuf_addc(sb, ' ');
+	sgr(sb, SGR_ATTR);
 	c_escape_str(sb, r->attr);
+	sgr(sb, SGR_RESET);
 	sbuf_addc(sb, '=');
 	if (r->error) {
+		sgr(sb, SGR_ERROR);
 		sbuf_printf(sb, "<error: %s>", errno_name(r->error, buf));
+		sgr(sb, SGR_RESET);
 	} else {
 		c_escape(sb, r->value, r->value_len);
 		if (r->unit) {
 			sbuf_addc(sb, ' ');
 			c_escape_str(sb, r->unit);
 		}
+		if (r->unit && text_style.units &&
+		    unit_readable(r->unit, r->value, r->value_len,
+				  text_style.utf8, readable))
+			sbuf_printf(sb, " (%s)", readable);
 	}
 	if (r->subsystem) {
 		sbuf_adds(sb, " (");
@@ -345,10 +387,13 @@ void record_text(struct sbuf *sb, const struct record *r)
 
 void overrun_text(struct sbuf *sb, long long lost)
 {
+	sgr(sb, SGR_OVERRUN);
 	if (lost < 0)
-		sbuf_adds(sb, "OVERRUN lost=unknown\n");
+		sbuf_adds(sb, "OVERRUN lost=unknown");
 	else
-		sbuf_printf(sb, "OVERRUN lost=%lld\n", lost);
+		sbuf_printf(sb, "OVERRUN lost=%lld", lost);
+	sgr(sb, SGR_RESET);
+	sbuf_addc(sb, '\n');
 }
 
 static const char format_placeholders[] = "stcpavuSe%";

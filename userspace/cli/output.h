@@ -81,17 +81,40 @@ void record_json(struct sbuf *sb, const struct record *r);
 /* {"type":"overrun","lost":N} (N < 0: null), newline included. */
 void overrun_json(struct sbuf *sb, long long lost);
 
+/* How record_text() and overrun_text() dress the default text lines. */
+struct text_style {
+	bool units; /* the readable form after a value with a unit */
+	bool utf8; /* which may use UTF-8 symbols (°C rather than degC) */
+	bool colour; /* SGR escape sequences around some parts (colour.h) */
+};
+
+/* Set the style of the text lines; all false (the default): plain lines. */
+void text_style_set(const struct text_style *style);
+
+/*
+ * Decide the style once, at start, for the user's standard output: readable
+ * units, UTF-8 symbols if the locale has them (units.h), colour if
+ * colour_wanted() (colour.h) says so. @json_or_format: no text lines, so
+ * neither colour nor the locale is looked at.
+ */
+void text_style_init(bool json_or_format);
+
 /*
  * The default text line for @r, newline included:
  *   KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE[ UNIT][ (SUBSYSTEM)][ coalesced=N]
  *   STATE[TIME] CLASS PATH ATTR=VALUE[ UNIT][ (SUBSYSTEM)]
  * an unreadable value shows as ATTR=<error: ENAME>. Events of the uevent
  * and poll sources start with UEVENT[ and POLL[; a missing sequence number
- * or class shows as -.
+ * or class shows as -. With the style's units, UNIT is followed by the
+ * readable form of the value when there is one (units.h), in parentheses:
+ * "temperature=25000 mdegC (25.0 °C)".
+ * With the style's colour, escape sequences are added around the kind of
+ * the record, the attribute's name and the error; without them, the line
+ * is the same byte for byte.
  */
 void record_text(struct sbuf *sb, const struct record *r);
 
-/* OVERRUN lost=N (or lost=unknown), newline included. */
+/* OVERRUN lost=N (or lost=unknown), newline included; yellow in colour. */
 void overrun_text(struct sbuf *sb, long long lost);
 
 /*
