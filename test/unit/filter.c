@@ -25,7 +25,7 @@
 static void send_msg(int tx, uint32_t port, uint16_t type, uint8_t cmd,
 		     uint32_t seq, int id, bool long_path)
 {
-	char buf[1024], path[300];
+	char buf[1024] = { 0 }, path[300];
 	struct sockaddr_nl to = { .nl_family = AF_NETLINK, .nl_pid = port };
 	struct genlmsghdr *genl;
 	struct nlmsghdr *nlh;
