@@ -14,11 +14,13 @@
 #                   any report fails (check-debug-all: all of test/vm/)
 #   make vm-test-debug T=test/vm-debug/debug-kernel.bats
 #                   the same for one test file
+#   make bench      measure kevent against uevents and sysfs poll() in the
+#                   test VM; writes docs/PERFORMANCE.md
 #   make clean      remove build output
 
 .PHONY: all deps modules userspace test-modules check check-host check-unit \
 	check-vm demo vm-test debug-kernel check-debug check-debug-all \
-	vm-test-debug clean
+	vm-test-debug bench clean
 
 all: modules userspace
 
@@ -69,6 +71,9 @@ vm-test-debug: deps all test-modules debug-kernel
 
 demo: deps all
 	scripts/vm/run --timeout 300 -- scripts/demo
+
+bench: deps all test-modules
+	scripts/bench
 
 clean:
 	$(MAKE) -C kernel clean
