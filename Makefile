@@ -22,11 +22,13 @@
 #   make install-dkms
 #                   install the modules' sources for DKMS into
 #                   $(DESTDIR)/usr/src/kevent-VERSION
+#   make bench      measure kevent against uevents and sysfs poll() in the
+#                   test VM; writes docs/PERFORMANCE.md
 #   make clean      remove build output
 
 .PHONY: all deps modules userspace test-modules check check-host check-unit \
 	check-vm demo vm-test debug-kernel check-debug check-debug-all \
-	vm-test-debug install uninstall install-dkms clean
+	vm-test-debug install uninstall install-dkms bench clean
 
 all: modules userspace
 
@@ -104,6 +106,9 @@ install-dkms:
 	$(INSTALL) -m 0755 scripts/gen-attributes $(DESTDIR)$(DKMS_SRCDIR)
 	$(INSTALL) -m 0644 kernel/include/*.h $(DESTDIR)$(DKMS_SRCDIR)/include
 	$(INSTALL) -m 0644 kernel/uapi/*.h $(DESTDIR)$(DKMS_SRCDIR)/uapi
+
+bench: deps all test-modules
+	scripts/bench
 
 clean:
 	$(MAKE) -C kernel clean

@@ -17,6 +17,18 @@
  *                add it again, over and over, while a thread on each of two
  *                CPUs notifies it from atomic context; read: what the last
  *                run did ("cycles C notifies N failures F")
+ *   bench        write "METHOD N": N times, increment the temperature and
+ *                announce it with METHOD, timing the loop; read: the result
+ *                of the last run ("METHOD N TOTAL_NS NS_PER_OP"). METHOD is
+ *                source_notify (kevent_source_notify() with the sensor's
+ *                spinlock held), notify (kevent_notify()), uevent
+ *                (kobject_uevent_env() of a change with NAME=temperature, as
+ *                hwmon_notify_event() sends it) or sysfs_notify
+ *
+ * The module parameter extra_sources (0 to 7, default 0) gives each sensor
+ * that many more annotated attributes, named after entries of the registry
+ * (capacity, status, online, mtu, address, carrier, operstate), each
+ * reading 0: many sources for scale measurements.
  *
  * Each sensor also registers an hwmon device "kevent_demo" below its platform
  * device, with temp1_input (the temperature), temp1_max (writable by root,
@@ -35,7 +47,10 @@
 #include <linux/hwmon.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/kobject.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
@@ -51,11 +66,13 @@
 #include <kevent.h>
 
 #define KEVENT_DEMO_NAME		"kevent-demo"
-#define KEVENT_DEMO_MAX_SENSORS		64
+#define KEVENT_DEMO_MAX_SENSORS		1024
 #define KEVENT_DEMO_LABEL_MAX		255
 #define KEVENT_DEMO_NOTIFY_MAX		64
 #define KEVENT_DEMO_TEMPERATURE		25000
 #define KEVENT_DEMO_TEMP_MAX		80000
+#define KEVENT_DEMO_BENCH_MAX		10000000
+#define KEVENT_DEMO_BENCH_CMD_MAX	64
 
 enum kevent_demo_attr {
 	KEVENT_DEMO_ATTR_TEMPERATURE,
@@ -63,6 +80,34 @@ enum kevent_demo_attr {
 	KEVENT_DEMO_ATTR_CALIBRATION,
 
 	KEVENT_DEMO_NR_ATTRS,
+};
+
+enum kevent_demo_bench_method {
+	KEVENT_DEMO_BENCH_SOURCE_NOTIFY,
+	KEVENT_DEMO_BENCH_NOTIFY,
+	KEVENT_DEMO_BENCH_UEVENT,
+	KEVENT_DEMO_BENCH_SYSFS_NOTIFY,
+
+	KEVENT_DEMO_NR_BENCH_METHODS,
+};
+
+static const char *const kevent_demo_bench_names[] = {
+	[KEVENT_DEMO_BENCH_SOURCE_NOTIFY] = "source_notify",
+	[KEVENT_DEMO_BENCH_NOTIFY] = "notify",
+	[KEVENT_DEMO_BENCH_UEVENT] = "uevent",
+	[KEVENT_DEMO_BENCH_SYSFS_NOTIFY] = "sysfs_notify",
+};
+
+/**
+ * struct kevent_demo_bench - the result of a sensor's last bench run
+ * @method: what was timed, or -1 before the first run
+ * @n: the number of notifications
+ * @total_ns: time they took, nanoseconds
+ */
+struct kevent_demo_bench {
+	int method;
+	unsigned int n;
+	u64 total_ns;
 };
 
 /**
@@ -79,6 +124,7 @@ enum kevent_demo_attr {
  * @hwmon: the hwmon device while the driver is bound, else NULL
  * @alarm_work: sends the hwmon notification of a change of @alarm
  * @pdev: the platform device, NULL once unplugged; under kevent_demo_lock
+ * @bench: the last bench run; under kevent_demo_lock
  */
 struct kevent_demo_sensor {
 	spinlock_t lock;	/* protects the values and @src */
@@ -93,11 +139,17 @@ struct kevent_demo_sensor {
 	struct device *hwmon;
 	struct work_struct alarm_work;
 	struct platform_device *pdev;
+	struct kevent_demo_bench bench;
 };
 
 static unsigned int sensors = 2;
 module_param(sensors, uint, 0444);
-MODULE_PARM_DESC(sensors, "Number of simulated sensors (1-64, default 2)");
+MODULE_PARM_DESC(sensors, "Number of simulated sensors (1-1024, default 2)");
+
+static unsigned int extra_sources;
+module_param(extra_sources, uint, 0444);
+MODULE_PARM_DESC(extra_sources,
+		 "Annotated attributes each sensor has besides its own three (0-7, default 0)");
 
 /**
  * struct kevent_demo_churn - what the last churn run of a sensor did
@@ -233,6 +285,49 @@ static struct attribute *kevent_demo_attrs[] = {
 
 static const struct attribute_group kevent_demo_group = {
 	.attrs = kevent_demo_attrs,
+};
+
+static ssize_t kevent_demo_extra_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0\n");
+}
+
+#define KEVENT_DEMO_EXTRA_ATTR(_name)					\
+	struct device_attribute dev_attr_extra_##_name =		\
+		__ATTR(_name, 0444, kevent_demo_extra_show, NULL)
+
+static KEVENT_DEMO_EXTRA_ATTR(capacity);
+static KEVENT_DEMO_EXTRA_ATTR(status);
+static KEVENT_DEMO_EXTRA_ATTR(online);
+static KEVENT_DEMO_EXTRA_ATTR(mtu);
+static KEVENT_DEMO_EXTRA_ATTR(address);
+static KEVENT_DEMO_EXTRA_ATTR(carrier);
+static KEVENT_DEMO_EXTRA_ATTR(operstate);
+
+/* Names from the registry, so that they can be annotated */
+static struct attribute *kevent_demo_extra_attrs[] = {
+	&dev_attr_extra_capacity.attr,
+	&dev_attr_extra_status.attr,
+	&dev_attr_extra_online.attr,
+	&dev_attr_extra_mtu.attr,
+	&dev_attr_extra_address.attr,
+	&dev_attr_extra_carrier.attr,
+	&dev_attr_extra_operstate.attr,
+	NULL
+};
+
+#define KEVENT_DEMO_MAX_EXTRA	(ARRAY_SIZE(kevent_demo_extra_attrs) - 1)
+
+static umode_t kevent_demo_extra_is_visible(struct kobject *kobj,
+					    struct attribute *attr, int n)
+{
+	return n < extra_sources ? attr->mode : 0;
+}
+
+static const struct attribute_group kevent_demo_extra_group = {
+	.attrs = kevent_demo_extra_attrs,
+	.is_visible = kevent_demo_extra_is_visible,
 };
 
 static umode_t kevent_demo_hwmon_is_visible(const void *data,
@@ -375,6 +470,7 @@ static int kevent_demo_probe(struct platform_device *pdev)
 {
 	struct kevent_source *src[KEVENT_DEMO_NR_ATTRS];
 	struct device *dev = &pdev->dev;
+	struct kevent_source *extra;
 	struct kevent_demo_sensor *s;
 	struct device *hwmon;
 	unsigned long flags;
@@ -390,6 +486,19 @@ static int kevent_demo_probe(struct platform_device *pdev)
 	ret = devm_device_add_group(dev, &kevent_demo_group);
 	if (ret)
 		return ret;
+
+	if (extra_sources) {
+		ret = devm_device_add_group(dev, &kevent_demo_extra_group);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < extra_sources; i++) {
+		extra = devm_kevent_source_add(dev, kevent_demo_extra_attrs[i]);
+		if (IS_ERR(extra))
+			return dev_err_probe(dev, PTR_ERR(extra),
+					     "cannot annotate %s\n",
+					     kevent_demo_extra_attrs[i]->name);
+	}
 
 	/*
 	 * The temperature source is added by hand, not with devm, so that the
@@ -790,6 +899,142 @@ static const struct file_operations kevent_demo_churn_fops = {
 	.llseek = no_llseek,
 };
 
+/*
+ * One bench notification of @s: increment the temperature, then announce
+ * it with @method. Called with kevent_demo_lock held and @s->pdev set.
+ */
+static void kevent_demo_bench_one(struct kevent_demo_sensor *s, int method)
+{
+	struct kobject *kobj = &s->pdev->dev.kobj;
+	const char *name = kevent_demo_attrs[KEVENT_DEMO_ATTR_TEMPERATURE]->name;
+	char event[KEVENT_DEMO_NOTIFY_MAX];
+	char *envp[2] = { event, NULL };
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	s->temperature++;
+	kevent_demo_update_alarm(s);
+	/* Any context: called as a driver would, from atomic context */
+	if (method == KEVENT_DEMO_BENCH_SOURCE_NOTIFY)
+		kevent_demo_notify(s, KEVENT_DEMO_ATTR_TEMPERATURE);
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	switch (method) {
+	case KEVENT_DEMO_BENCH_NOTIFY:
+		kevent_notify(kobj, name);
+		break;
+	case KEVENT_DEMO_BENCH_UEVENT:
+		/* As hwmon_notify_event() builds it, on each call */
+		scnprintf(event, sizeof(event), "NAME=%s", name);
+		kobject_uevent_env(kobj, KOBJ_CHANGE, envp);
+		break;
+	case KEVENT_DEMO_BENCH_SYSFS_NOTIFY:
+		sysfs_notify(kobj, NULL, name);
+		break;
+	}
+}
+
+/*
+ * Time @n bench notifications of @s with @method, in chunks, yielding the
+ * CPU between chunks outside the time measured.
+ * Return: 0, or -EINTR if a fatal signal interrupted the run.
+ */
+static int kevent_demo_bench_run(struct kevent_demo_sensor *s, int method,
+				 unsigned int n, u64 *ret_ns)
+{
+	unsigned int i = 0, end;
+	u64 total = 0, start;
+
+	while (i < n) {
+		end = min(n, i + 1024);
+		start = ktime_get_ns();
+		for (; i < end; i++)
+			kevent_demo_bench_one(s, method);
+		total += ktime_get_ns() - start;
+
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	*ret_ns = total;
+
+	return 0;
+}
+
+static ssize_t kevent_demo_bench_write(struct file *file,
+				       const char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	struct kevent_demo_sensor *s = file->private_data;
+	char cmd[KEVENT_DEMO_BENCH_CMD_MAX + 1];
+	char *args, *word;
+	unsigned int n;
+	int method, ret;
+	u64 ns;
+
+	if (count > KEVENT_DEMO_BENCH_CMD_MAX)
+		return -EINVAL;
+	if (copy_from_user(cmd, ubuf, count))
+		return -EFAULT;
+	cmd[count] = '\0';
+
+	args = strim(cmd);
+	word = strsep(&args, " ");
+	method = match_string(kevent_demo_bench_names,
+			      ARRAY_SIZE(kevent_demo_bench_names), word);
+	if (method < 0 || !args)
+		return -EINVAL;
+	ret = kstrtouint(skip_spaces(args), 10, &n);
+	if (ret)
+		return ret;
+	if (!n || n > KEVENT_DEMO_BENCH_MAX)
+		return -EINVAL;
+
+	/* Held throughout: the device cannot be unplugged meanwhile */
+	mutex_lock(&kevent_demo_lock);
+	if (!s->pdev) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
+	ret = kevent_demo_bench_run(s, method, n, &ns);
+	if (ret)
+		goto out_unlock;
+	s->bench.method = method;
+	s->bench.n = n;
+	s->bench.total_ns = ns;
+
+out_unlock:
+	mutex_unlock(&kevent_demo_lock);
+
+	return ret ?: count;
+}
+
+static ssize_t kevent_demo_bench_read(struct file *file, char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	struct kevent_demo_sensor *s = file->private_data;
+	char buf[96];
+	int len = 0;
+
+	mutex_lock(&kevent_demo_lock);
+	if (s->bench.method >= 0)
+		len = scnprintf(buf, sizeof(buf), "%s %u %llu %llu\n",
+				kevent_demo_bench_names[s->bench.method],
+				s->bench.n, s->bench.total_ns,
+				div_u64(s->bench.total_ns, s->bench.n));
+	mutex_unlock(&kevent_demo_lock);
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations kevent_demo_bench_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = kevent_demo_bench_read,
+	.write = kevent_demo_bench_write,
+	.llseek = no_llseek,
+};
+
 static void kevent_demo_debugfs_init(void)
 {
 	struct dentry *dir;
@@ -814,6 +1059,8 @@ static void kevent_demo_debugfs_init(void)
 				    &kevent_demo_notify_fops);
 		debugfs_create_file("churn", 0600, dir, s,
 				    &kevent_demo_churn_fops);
+		debugfs_create_file("bench", 0600, dir, s,
+				    &kevent_demo_bench_fops);
 	}
 }
 
@@ -840,6 +1087,11 @@ static int __init kevent_demo_init(void)
 		       KEVENT_DEMO_MAX_SENSORS);
 		return -EINVAL;
 	}
+	if (extra_sources > KEVENT_DEMO_MAX_EXTRA) {
+		pr_err("extra_sources=%u is out of range 0-%zu\n",
+		       extra_sources, KEVENT_DEMO_MAX_EXTRA);
+		return -EINVAL;
+	}
 
 	kevent_demo_sensors = kcalloc(sensors, sizeof(*kevent_demo_sensors),
 				      GFP_KERNEL);
@@ -854,6 +1106,7 @@ static int __init kevent_demo_init(void)
 		INIT_WORK(&s->alarm_work, kevent_demo_alarm_work);
 		s->temperature = KEVENT_DEMO_TEMPERATURE;
 		s->temp_max = KEVENT_DEMO_TEMP_MAX;
+		s->bench.method = -1;
 		s->label_len = scnprintf(s->label, sizeof(s->label),
 					 "sensor %u", i);
 	}

@@ -96,11 +96,13 @@ extern struct list_head kevent_sources;
 extern unsigned int kevent_sources_count;
 extern unsigned int kevent_sources_gen;
 void kevent_sources_release_all(void);
+size_t kevent_sources_memory(unsigned int *ret_count);
 u64 kevent_coalesce_wait(u64 now, u64 last_sent, bool sent, u64 window);
 
 /* kevent_replay.c */
 int kevent_replay_init(void);
 void kevent_replay_exit(void);
+size_t kevent_replay_memory(unsigned int *ret_count);
 int kevent_replay_record(const struct kevent_record *rec);
 int kevent_replay_foreach(u64 after,
 			  int (*fn)(const struct kevent_record *rec,

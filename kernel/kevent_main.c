@@ -2,14 +2,17 @@
 /*
  * kevent: attribute-based kernel events over generic netlink.
  *
- * Module setup and the counters reported by KEVENT_CMD_GET_STATS.
+ * Module setup, the counters reported by KEVENT_CMD_GET_STATS, and the
+ * memory the layer takes, in debugfs: kevent/memory.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/module.h>
+#include <linux/seq_file.h>
 #include <linux/workqueue.h>
 
 #include "kevent_internal.h"
@@ -20,6 +23,24 @@ atomic64_t kevent_stat_sent = ATOMIC64_INIT(0);
 atomic64_t kevent_stat_coalesced = ATOMIC64_INIT(0);
 atomic64_t kevent_stat_failed = ATOMIC64_INIT(0);
 atomic64_t kevent_stat_unrecorded = ATOMIC64_INIT(0);
+
+static struct dentry *kevent_debugfs;
+
+/* The memory the sources and the replay ring take, in bytes */
+static int kevent_memory_show(struct seq_file *m, void *v)
+{
+	unsigned int sources, events;
+	size_t source_bytes, replay_bytes;
+
+	source_bytes = kevent_sources_memory(&sources);
+	replay_bytes = kevent_replay_memory(&events);
+	seq_printf(m, "sources %u\nsource_bytes %zu\n", sources, source_bytes);
+	seq_printf(m, "replay_events %u\nreplay_bytes %zu\n", events,
+		   replay_bytes);
+
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kevent_memory);
 
 static int __init kevent_init(void)
 {
@@ -41,6 +62,10 @@ static int __init kevent_init(void)
 	if (ret)
 		goto out_replay_exit;
 
+	kevent_debugfs = debugfs_create_dir("kevent", NULL);
+	debugfs_create_file("memory", 0400, kevent_debugfs, NULL,
+			    &kevent_memory_fops);
+
 	return 0;
 
 out_replay_exit:
@@ -53,6 +78,7 @@ out_destroy_wq:
 
 static void __exit kevent_exit(void)
 {
+	debugfs_remove_recursive(kevent_debugfs);
 	/* Users of the API hold a reference on this module: none is left. */
 	kevent_sources_release_all();
 	kevent_netlink_exit();

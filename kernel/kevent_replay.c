@@ -136,6 +136,29 @@ int kevent_replay_record(const struct kevent_record *rec)
 }
 
 /**
+ * kevent_replay_memory - memory the ring takes
+ * @ret_count: the number of events it holds
+ *
+ * Context: Process context.
+ * Return: the bytes allocated for the ring and the paths it holds.
+ */
+size_t kevent_replay_memory(unsigned int *ret_count)
+{
+	size_t bytes = 0;
+	unsigned int i;
+
+	mutex_lock(&kevent_replay_lock);
+	if (kevent_replay_ring)
+		bytes = kevent_replay_size * sizeof(*kevent_replay_ring);
+	for (i = 0; i < kevent_replay_count; i++)
+		bytes += ksize(kevent_replay_entry(kevent_replay_head + i)->path);
+	*ret_count = kevent_replay_count;
+	mutex_unlock(&kevent_replay_lock);
+
+	return bytes;
+}
+
+/**
  * kevent_replay_foreach - visit the events held, oldest first
  * @after: visit only the events with a sequence number greater than this
  * @fn: called for each event under the ring's lock; a non-zero return stops

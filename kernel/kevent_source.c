@@ -435,6 +435,27 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 }
 EXPORT_SYMBOL_GPL(kevent_notify);
 
+/**
+ * kevent_sources_memory - memory the sources take
+ * @ret_count: the number of sources
+ *
+ * Context: Process context.
+ * Return: the bytes allocated for the sources and their paths.
+ */
+size_t kevent_sources_memory(unsigned int *ret_count)
+{
+	struct kevent_source *src;
+	size_t bytes = 0;
+
+	mutex_lock(&kevent_sources_lock);
+	list_for_each_entry(src, &kevent_sources, node)
+		bytes += ksize(src) + ksize(src->path);
+	*ret_count = kevent_sources_count;
+	mutex_unlock(&kevent_sources_lock);
+
+	return bytes;
+}
+
 /* Sources left at module exit: only if a user forgot to remove them */
 void kevent_sources_release_all(void)
 {
