@@ -962,36 +962,11 @@ static int read_at(int root, const char *path, const char *attr,
 	return kevent_attr_read_at(root, path, attr, ret_value, ret_len);
 }
 
-static void test_attr_read(void)
+/* The reads of test_attr_read() below @root, whichever way paths resolve. */
+static void check_reads(int root)
 {
-	char cmd[1024], *value = NULL, *big;
+	char *value = NULL;
 	size_t len = 0;
-	int root;
-
-	if (!mkdtemp(tmpdir)) {
-		CHECK(!"mkdtemp");
-		return;
-	}
-	snprintf(
-		cmd, sizeof(cmd),
-		"cd %s && mkdir -p sys/devices/platform/demo.0/sub outside && "
-		"ln -s ../outside sys/devices/platform/link && "
-		"ln -s ../../../outside/secret sys/devices/platform/demo.0/evil",
-		tmpdir);
-	run(cmd);
-	put_file("sys/devices/platform/demo.0/temperature", "25000\n", 6);
-	put_file("sys/devices/platform/demo.0/raw", "a\0b", 3);
-	put_file("outside/secret", "secret\n", 7);
-	put_file("outside/temperature", "1\n", 2);
-	big = calloc(1, KEVENT_VALUE_MAX + 10);
-	memset(big, 'x', KEVENT_VALUE_MAX + 1);
-	put_file("sys/devices/platform/demo.0/big", big, KEVENT_VALUE_MAX + 1);
-	put_file("sys/devices/platform/demo.0/max", big, KEVENT_VALUE_MAX);
-	free(big);
-
-	snprintf(cmd, sizeof(cmd), "%s/sys", tmpdir);
-	root = open(cmd, O_PATH | O_DIRECTORY);
-	CHECK(root >= 0);
 
 	CHECK(read_at(root, "/devices/platform/demo.0", "temperature", &value,
 		      &len) == 0);
@@ -1019,6 +994,12 @@ static void test_attr_read(void)
 		      &len) == -ELOOP);
 	CHECK(read_at(root, "/devices/platform/demo.0/temperature", "x", &value,
 		      &len) == -ENOTDIR);
+	CHECK(read_at(root, "/devices/platform/demo.0/up/demo.0", "temperature",
+		      &value, &len) == -ELOOP);
+	CHECK(read_at(root, "/devices/platform/demo.0", "up", &value, &len) ==
+	      -ELOOP);
+	CHECK(read_at(root, "/devices/platform/demo.0/gone", "temperature",
+		      &value, &len) == -ENODEV);
 	CHECK(read_at(root, "/devices/../../outside", "secret", &value, &len) ==
 	      -EINVAL);
 	CHECK(read_at(root, "/devices/platform/demo.0", "../../../../outside",
@@ -1026,6 +1007,89 @@ static void test_attr_read(void)
 	CHECK(read_at(root, "relative", "temperature", &value, &len) ==
 	      -EINVAL);
 	CHECK(value == NULL);
+}
+
+/* The subsystem link of the test tree below @root, read through openat2(). */
+static void check_subsystem_at(int root)
+{
+	char *value = NULL;
+	int r;
+
+	r = kevent_device_get_subsystem_at(root, "/devices/platform/demo.0",
+					   &value);
+	if (r == -ENOSYS)
+		return; /* no openat2() here: kevent_device_get_subsystem() */
+	CHECK(r == 0 && value && strcmp(value, "platform") == 0);
+	free(value);
+	value = NULL;
+	CHECK(kevent_device_get_subsystem_at(root, "/devices/platform/demo.0/sub",
+					     &value) == -ENOENT);
+	CHECK(kevent_device_get_subsystem_at(root, "/devices/platform/gone",
+					     &value) == -ENOENT);
+	CHECK(kevent_device_get_subsystem_at(root, "/devices/platform/link",
+					     &value) < 0);
+	CHECK(kevent_device_get_subsystem_at(root, "/devices/platform/demo.0/up",
+					     &value) < 0);
+	CHECK(kevent_device_get_subsystem_at(
+		      root, "/devices/platform/demo.0/up/demo.0", &value) ==
+	      -ELOOP);
+	CHECK(value == NULL);
+}
+
+/* kevent_device_get_subsystem() of @path: the same through openat2() or not. */
+static void check_subsystem_same(const char *path)
+{
+	char *fast = NULL, *slow = NULL;
+	int r_fast, r_slow;
+
+	r_fast = kevent_device_get_subsystem(path, &fast);
+	kevent_sysfs_force_walk(true);
+	r_slow = kevent_device_get_subsystem(path, &slow);
+	kevent_sysfs_force_walk(false);
+	CHECK(r_fast == r_slow);
+	CHECK((!fast && !slow) || (fast && slow && strcmp(fast, slow) == 0));
+	free(fast);
+	free(slow);
+}
+
+static void test_attr_read(void)
+{
+	char cmd[1024], *value = NULL, *big;
+	size_t len = 0;
+	int root;
+
+	if (!mkdtemp(tmpdir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(
+		cmd, sizeof(cmd),
+		"cd %s && mkdir -p sys/devices/platform/demo.0/sub outside && "
+		"ln -s ../outside sys/devices/platform/link && "
+		"ln -s ../../../outside/secret sys/devices/platform/demo.0/evil && "
+		"ln -s .. sys/devices/platform/demo.0/up && "
+		"mkdir -p sys/bus/platform && "
+		"ln -s ../../../bus/platform sys/devices/platform/demo.0/subsystem",
+		tmpdir);
+	run(cmd);
+	put_file("sys/devices/platform/demo.0/temperature", "25000\n", 6);
+	put_file("sys/devices/platform/demo.0/raw", "a\0b", 3);
+	put_file("outside/secret", "secret\n", 7);
+	put_file("outside/temperature", "1\n", 2);
+	big = calloc(1, KEVENT_VALUE_MAX + 10);
+	memset(big, 'x', KEVENT_VALUE_MAX + 1);
+	put_file("sys/devices/platform/demo.0/big", big, KEVENT_VALUE_MAX + 1);
+	put_file("sys/devices/platform/demo.0/max", big, KEVENT_VALUE_MAX);
+	free(big);
+
+	snprintf(cmd, sizeof(cmd), "%s/sys", tmpdir);
+	root = open(cmd, O_PATH | O_DIRECTORY);
+	CHECK(root >= 0);
+
+	check_reads(root);
+	kevent_sysfs_force_walk(true);
+	check_reads(root);
+	kevent_sysfs_force_walk(false);
 	if (geteuid() != 0) {
 		snprintf(cmd, sizeof(cmd),
 			 "chmod 0 %s/sys/devices/platform/demo.0/temperature",
@@ -1033,7 +1097,12 @@ static void test_attr_read(void)
 		run(cmd);
 		CHECK(read_at(root, "/devices/platform/demo.0", "temperature",
 			      &value, &len) == -EACCES);
+		kevent_sysfs_force_walk(true);
+		CHECK(read_at(root, "/devices/platform/demo.0", "temperature",
+			      &value, &len) == -EACCES);
+		kevent_sysfs_force_walk(false);
 	}
+	check_subsystem_at(root);
 	close(root);
 
 	CHECK(kevent_attr_read("/devices/../etc", "passwd", &value, NULL) ==
@@ -1044,6 +1113,15 @@ static void test_attr_read(void)
 	CHECK(kevent_device_get_subsystem("/devices/../x", &value) == -EINVAL);
 	CHECK(kevent_device_get_subsystem("/devices/no-such-device-kevent",
 					  &value) == -ENODEV);
+	check_subsystem_same("/devices/virtual/mem/null");
+	check_subsystem_same("/devices/virtual/net/lo");
+	check_subsystem_same("/devices/platform");
+	check_subsystem_same("/devices/system/cpu/cpu0");
+	check_subsystem_same("/module/kernel");
+	check_subsystem_same("/class/net");
+	check_subsystem_same("/bus/platform/drivers");
+	check_subsystem_same("/class/net/lo");
+	check_subsystem_same("/devices/no-such-device-kevent");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	run(cmd);

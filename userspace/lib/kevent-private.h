@@ -156,4 +156,20 @@ int kevent_filter_build(uint16_t family_id, const uint32_t *ids, size_t n_ids,
 int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
 			char **ret_value, size_t *ret_len);
 
+/*
+ * The subsystem of @path below @rootfd, through openat2(): the last component
+ * of its subsystem link. Return: 0 and a string, -ENOMEM, -ENOSYS without
+ * openat2(), or another -errno when the directory cannot be opened or has no
+ * link (kevent_device_get_subsystem() asks libudev then, which knows the
+ * implicit names and the errors).
+ */
+int kevent_device_get_subsystem_at(int rootfd, const char *path,
+				   char **ret_subsystem);
+
+/*
+ * For tests: resolve sysfs paths with the walk of one component at a time
+ * (@force), or again with openat2() where the kernel has it (the default).
+ */
+void kevent_sysfs_force_walk(bool force);
+
 #endif /* KEVENT_PRIVATE_H */

@@ -1,18 +1,108 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Reading attribute values from sysfs, and the subsystem through libudev.
+ * Reading attribute values and the subsystem from sysfs.
+ *
+ * One O_PATH descriptor of /sys stays open for the life of the process, and
+ * a path below it is resolved with a single openat2() that refuses symlinks
+ * and escapes. Where openat2() is not available (kernel before 5.6, seccomp,
+ * valgrind that does not know it), or when it fails, each path component is
+ * opened in turn without following symlinks, as before, so the errors stay
+ * those of the walk.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <linux/openat2.h>
 #include <libudev.h>
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define KEVENT_ON_VALGRIND() RUNNING_ON_VALGRIND
+#endif
+#endif
+#ifndef KEVENT_ON_VALGRIND
+#define KEVENT_ON_VALGRIND() 0
+#endif
+
 #include "kevent-private.h"
+
+#define RESOLVE_STRICT \
+	(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
+
+enum { OPENAT2_UNKNOWN, OPENAT2_YES, OPENAT2_NO };
+
+static int sys_fd = -1;
+static int openat2_state = OPENAT2_UNKNOWN;
+
+void kevent_sysfs_force_walk(bool force)
+{
+	__atomic_store_n(&openat2_state, force ? OPENAT2_NO : OPENAT2_UNKNOWN,
+			 __ATOMIC_RELAXED);
+}
+
+static bool openat2_usable(void)
+{
+	int state = __atomic_load_n(&openat2_state, __ATOMIC_RELAXED);
+
+	if (state == OPENAT2_UNKNOWN) {
+		/* valgrind 3.19 warns about the unknown system call */
+		state = KEVENT_ON_VALGRIND() ? OPENAT2_NO : OPENAT2_YES;
+		__atomic_store_n(&openat2_state, state, __ATOMIC_RELAXED);
+	}
+	return state == OPENAT2_YES;
+}
+
+/*
+ * openat2(@dirfd, @rel, @flags) beneath @dirfd, through no symlink.
+ * Return: a descriptor, or -errno; openat2() being unavailable (-ENOSYS,
+ * -EPERM from seccomp, -E2BIG) turns it off for the process.
+ */
+static int open_beneath(int dirfd, const char *rel, int flags)
+{
+	struct open_how how = {
+		.flags = flags,
+		.resolve = RESOLVE_STRICT,
+	};
+	int fd;
+
+	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOSYS || errno == EPERM || errno == E2BIG) {
+		__atomic_store_n(&openat2_state, OPENAT2_NO, __ATOMIC_RELAXED);
+		return -ENOSYS;
+	}
+	return -errno;
+}
+
+/* The process's O_PATH descriptor of /sys, opened on first use. */
+static int get_sys_fd(void)
+{
+	int fd, expected = -1;
+
+	fd = __atomic_load_n(&sys_fd, __ATOMIC_ACQUIRE);
+	if (fd >= 0)
+		return fd;
+	fd = open("/sys", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (!__atomic_compare_exchange_n(&sys_fd, &expected, fd, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		/* another thread was first */
+		close(fd);
+		fd = expected;
+	}
+	return fd;
+}
+
 
 /* Open directory component @name below @dirfd, never through a symlink. */
 static int open_dir_nofollow(int dirfd, const char *name)
@@ -88,17 +178,16 @@ static int read_all(int fd, char **ret_value, size_t *ret_len)
 	return 0;
 }
 
-int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
-			char **ret_value, size_t *ret_len)
+/*
+ * Open @attr of @path below @rootfd one component at a time, through no
+ * symlink. Return: a descriptor, -ENODEV when a directory is missing, or
+ * another -errno.
+ */
+static int open_walk(int rootfd, const char *path, const char *attr)
 {
 	char comp[KEVENT_PATH_MAX];
 	const char *p, *end;
-	struct stat st;
 	int dirfd, fd, r;
-
-	if (!ret_value || !kevent_path_is_valid(path) ||
-	    !kevent_attr_name_is_valid(attr))
-		return -EINVAL;
 
 	dirfd = rootfd;
 	for (p = path + 1; *p; p = *end ? end + 1 : end) {
@@ -117,8 +206,40 @@ int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
 	r = -errno;
 	if (dirfd != rootfd)
 		close(dirfd);
+	return fd < 0 ? r : fd;
+}
+
+/* Open @attr of @path below @rootfd: one openat2() if it can, else the walk. */
+static int open_attr(int rootfd, const char *path, const char *attr)
+{
+	char rel[KEVENT_PATH_MAX + KEVENT_PATH_MAX];
+	int fd;
+
+	if (openat2_usable() &&
+	    snprintf(rel, sizeof(rel), "%s/%s", path + 1, attr) <
+		    (int)sizeof(rel)) {
+		fd = open_beneath(rootfd, rel,
+				  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+		if (fd >= 0)
+			return fd;
+		/* The walk tells the failures apart as it always did. */
+	}
+	return open_walk(rootfd, path, attr);
+}
+
+int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
+			char **ret_value, size_t *ret_len)
+{
+	struct stat st;
+	int fd, r;
+
+	if (!ret_value || !kevent_path_is_valid(path) ||
+	    !kevent_attr_name_is_valid(attr))
+		return -EINVAL;
+
+	fd = open_attr(rootfd, path, attr);
 	if (fd < 0)
-		return r;
+		return fd;
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
 		goto out_close;
@@ -141,17 +262,41 @@ out_close:
 KEVENT_EXPORT int kevent_attr_read(const char *path, const char *attr,
 				   char **ret_value, size_t *ret_len)
 {
-	int rootfd, r;
+	int rootfd;
 
 	if (!ret_value || !kevent_path_is_valid(path) ||
 	    !kevent_attr_name_is_valid(attr))
 		return -EINVAL;
-	rootfd = open("/sys", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	rootfd = get_sys_fd();
 	if (rootfd < 0)
-		return -errno;
-	r = kevent_attr_read_at(rootfd, path, attr, ret_value, ret_len);
-	close(rootfd);
-	return r;
+		return rootfd;
+	return kevent_attr_read_at(rootfd, path, attr, ret_value, ret_len);
+}
+
+int kevent_device_get_subsystem_at(int rootfd, const char *path,
+				   char **ret_subsystem)
+{
+	char target[KEVENT_PATH_MAX], *base;
+	ssize_t n;
+	int fd, r;
+
+	if (!openat2_usable())
+		return -ENOSYS;
+	fd = open_beneath(rootfd, path + 1,
+			  O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	n = readlinkat(fd, "subsystem", target, sizeof(target));
+	r = -errno;
+	close(fd);
+	if (n < 0)
+		return r;
+	if ((size_t)n >= sizeof(target))
+		return -ENAMETOOLONG;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	*ret_subsystem = strdup(base ? base + 1 : target);
+	return *ret_subsystem ? 0 : -ENOMEM;
 }
 
 KEVENT_EXPORT int kevent_device_get_subsystem(const char *path,
@@ -165,6 +310,13 @@ KEVENT_EXPORT int kevent_device_get_subsystem(const char *path,
 
 	if (!ret_subsystem || !kevent_path_is_valid(path))
 		return -EINVAL;
+	r = get_sys_fd();
+	if (r >= 0)
+		r = kevent_device_get_subsystem_at(r, path, ret_subsystem);
+	if (r == 0 || r == -ENOMEM)
+		return r;
+
+	/* Without openat2(), or where it failed: libudev, as before. */
 	snprintf(syspath, sizeof(syspath), "/sys%s", path);
 
 	udev = udev_new();
