@@ -24,6 +24,8 @@
 
 /* Receive buffer for one netlink datagram. */
 #define KEVENT_RECV_BUF_SIZE (64 * 1024)
+/* Datagrams a monitor takes with one recvmmsg(). */
+#define KEVENT_RECV_BATCH 16
 
 /* Socket buffer a monitor asks for. */
 #define KEVENT_SOCKET_RCVBUF (8 * 1024 * 1024)

@@ -23,7 +23,13 @@ struct kevent_monitor {
 	uint32_t filter_ids[KEVENT_FILTER_MAX_IDS]; /* attributes let through */
 	size_t n_filter_ids; /* 0: no filter */
 	bool gone;
-	char *buf;
+	char *buf; /* KEVENT_RECV_BATCH datagrams of KEVENT_RECV_BUF_SIZE */
+	struct mmsghdr msgs[KEVENT_RECV_BATCH];
+	struct iovec iovs[KEVENT_RECV_BATCH];
+	struct sockaddr_nl addrs[KEVENT_RECV_BATCH];
+	unsigned int n_dgrams; /* received by the last recvmmsg() */
+	unsigned int next_dgram; /* the next one to look at */
+	const char *dgram; /* the datagram being looked at */
 	size_t len;
 	size_t off;
 };
@@ -61,10 +67,17 @@ KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
-	m->buf = malloc(KEVENT_RECV_BUF_SIZE);
+	m->buf = malloc(KEVENT_RECV_BATCH * KEVENT_RECV_BUF_SIZE);
 	if (!m->buf) {
 		r = -ENOMEM;
 		goto out_free;
+	}
+	for (i = 0; i < KEVENT_RECV_BATCH; i++) {
+		m->iovs[i].iov_base = m->buf + i * KEVENT_RECV_BUF_SIZE;
+		m->iovs[i].iov_len = KEVENT_RECV_BUF_SIZE;
+		m->msgs[i].msg_hdr.msg_name = &m->addrs[i];
+		m->msgs[i].msg_hdr.msg_iov = &m->iovs[i];
+		m->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 
 	r = kevent_request_socket_open(&req);
@@ -314,16 +327,10 @@ KEVENT_EXPORT int kevent_monitor_receive(struct kevent_monitor *monitor,
 {
 	struct kevent_monitor *m = monitor;
 	const struct nlmsghdr *nlh;
-	struct sockaddr_nl addr;
-	struct iovec iov;
-	struct msghdr msg = {
-		.msg_name = &addr,
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-	};
+	const struct msghdr *msg;
+	unsigned int i;
 	size_t left;
-	ssize_t n;
-	int r;
+	int n, r;
 
 	if (!m || !ret_event)
 		return -EINVAL;
@@ -333,7 +340,7 @@ KEVENT_EXPORT int kevent_monitor_receive(struct kevent_monitor *monitor,
 			return -ENODEV;
 
 		while (m->off < m->len) {
-			nlh = (const struct nlmsghdr *)(m->buf + m->off);
+			nlh = (const struct nlmsghdr *)(m->dgram + m->off);
 			left = m->len - m->off;
 			if (!mnl_nlmsg_ok(nlh, left)) {
 				m->dropped++;
@@ -349,10 +356,28 @@ KEVENT_EXPORT int kevent_monitor_receive(struct kevent_monitor *monitor,
 		}
 		m->off = m->len = 0;
 
-		iov.iov_base = m->buf;
-		iov.iov_len = KEVENT_RECV_BUF_SIZE;
-		msg.msg_namelen = sizeof(addr);
-		n = recvmsg(mnl_socket_get_fd(m->nl), &msg, MSG_DONTWAIT);
+		/* The next datagram of the batch, checked as it is taken */
+		if (m->next_dgram < m->n_dgrams) {
+			i = m->next_dgram++;
+			msg = &m->msgs[i].msg_hdr;
+			if (msg->msg_flags & MSG_TRUNC)
+				return -EMSGSIZE;
+			if (msg->msg_namelen != sizeof(m->addrs[i]) ||
+			    m->addrs[i].nl_pid != 0) {
+				m->dropped++;
+				m->forged++;
+				continue;
+			}
+			m->dgram = m->iovs[i].iov_base;
+			m->len = m->msgs[i].msg_len;
+			continue;
+		}
+
+		m->n_dgrams = m->next_dgram = 0;
+		for (i = 0; i < KEVENT_RECV_BATCH; i++)
+			m->msgs[i].msg_hdr.msg_namelen = sizeof(m->addrs[i]);
+		n = recvmmsg(mnl_socket_get_fd(m->nl), m->msgs,
+			     KEVENT_RECV_BATCH, MSG_DONTWAIT, NULL);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -364,13 +389,6 @@ KEVENT_EXPORT int kevent_monitor_receive(struct kevent_monitor *monitor,
 				kevent_gaps_overflow(&m->gaps);
 			return -errno;
 		}
-		if (msg.msg_flags & MSG_TRUNC)
-			return -EMSGSIZE;
-		if (msg.msg_namelen != sizeof(addr) || addr.nl_pid != 0) {
-			m->dropped++;
-			m->forged++;
-			continue;
-		}
-		m->len = n;
+		m->n_dgrams = n;
 	}
 }

@@ -176,7 +176,7 @@ int kevent_monitor_get_fd(struct kevent_monitor *monitor);
  * no more events will come on this monitor;
  * -EMSGSIZE if a message did not fit the receive buffer (it is dropped, the
  * monitor stays usable);
- * -EINVAL if an argument is NULL; -ENOMEM; or the negative errno of recvmsg().
+ * -EINVAL if an argument is NULL; -ENOMEM; or the negative errno of recvmmsg().
  */
 int kevent_monitor_receive(struct kevent_monitor *monitor,
 			   struct kevent_event **ret_event);
