@@ -112,8 +112,8 @@ int kevent_replay_foreach(u64 after,
 /* kevent_netlink.c */
 int kevent_netlink_init(void);
 void kevent_netlink_exit(void);
-void kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
-		 u32 coalesced);
+u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
+		u32 coalesced);
 size_t kevent_event_size(const char *path, const char *name);
 int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec);
 

@@ -107,9 +107,10 @@ KEVENT_EXPORT_FOR_KUNIT(kevent_put_event);
  * its numbers, so that listeners see a gap.
  *
  * Context: Process context.
+ * Return: the event's timestamp, CLOCK_BOOTTIME nanoseconds.
  */
-void kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
-		 u32 coalesced)
+u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
+		u32 coalesced)
 {
 	const char *name = kevent_registry_name(attr_id);
 	struct kevent_record rec = {
@@ -164,6 +165,8 @@ out_failed:
 	atomic64_inc(&kevent_stat_failed);
 out_unlock:
 	mutex_unlock(&kevent_emit_lock);
+
+	return rec.timestamp;
 }
 
 static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,

@@ -123,7 +123,10 @@ u64 kevent_coalesce_wait(u64 now, u64 last_sent, bool sent, u64 window)
 }
 KEVENT_EXPORT_FOR_KUNIT(kevent_coalesce_wait);
 
-/* Report the notifications counted as one event; false if there were none */
+/*
+ * Report the notifications counted as one event, and start the window from
+ * it; false if there were none.
+ */
 static bool kevent_source_send(struct kevent_source *src)
 {
 	unsigned int count;
@@ -136,7 +139,13 @@ static bool kevent_source_send(struct kevent_source *src)
 		atomic64_add(count - 1, &kevent_stat_coalesced);
 
 	kernfs_notify(src->kn);
-	kevent_emit(src->path, src->attr_id, src->class, count - 1);
+	/*
+	 * The window runs from the event's own timestamp, so that listeners
+	 * see consecutive events of a source at least a window apart.
+	 */
+	src->last_sent = kevent_emit(src->path, src->attr_id, src->class,
+				     count - 1);
+	src->sent = true;
 
 	return true;
 }
@@ -160,10 +169,7 @@ static void kevent_source_work(struct work_struct *work)
 		return;
 	}
 
-	if (kevent_source_send(src)) {
-		src->last_sent = now;
-		src->sent = true;
-	}
+	kevent_source_send(src);
 }
 
 /*
