@@ -319,21 +319,6 @@ static unsigned int count_esc(const char *s)
 	return n;
 }
 
-static const struct record human_record = {
-	.type = RECORD_EVENT,
-	.source = "kevent",
-	.seq = 42,
-	.time_ns = 123456789012ULL,
-	.cls = "power",
-	.path = "/devices/platform/kevent-demo.0",
-	.attr = "temperature",
-	.value = "47000",
-	.value_len = 5,
-	.unit = "mdegC",
-	.subsystem = "platform",
-	.coalesced = 3,
-};
-
 static struct sbuf line_sb;
 
 /* The text line of @r in @style; valid until the next call */
@@ -376,7 +361,7 @@ UNIT_TEST(test_human_lines)
 	const struct text_style colour = { .units = true,
 					   .utf8 = true,
 					   .colour = true };
-	struct record r = human_record;
+	struct record r = unit_event_record;
 	char plain_line[256];
 
 	CHECK_STR(line(&r, plain),
@@ -422,7 +407,7 @@ UNIT_TEST(test_human_lines)
 		  "temperature=-500 RPM\n");
 
 	/* A state of a battery, in a capacity of percent */
-	r = human_record;
+	r = unit_event_record;
 	r.type = RECORD_STATE;
 	r.path = "/devices/platform/test_power/power_supply/test_battery";
 	r.attr = "capacity";
@@ -437,7 +422,7 @@ UNIT_TEST(test_human_lines)
 	CHECK(same_without_colour(&r));
 
 	/* An unreadable value: red, and no readable form */
-	r = human_record;
+	r = unit_event_record;
 	r.value = NULL;
 	r.value_len = 0;
 	r.error = ENODEV;
@@ -454,7 +439,7 @@ UNIT_TEST(test_human_lines)
 	CHECK(same_without_colour(&r));
 
 	/* Stock sources */
-	r = human_record;
+	r = unit_event_record;
 	r.source = "uevent";
 	r.cls = NULL;
 	r.attr = "temp1_alarm";
@@ -477,7 +462,7 @@ UNIT_TEST(test_human_lines)
 	 * Escape bytes in a value, path or attribute are written \x1b: the
 	 * only escape sequences of a coloured line are the colours.
 	 */
-	r = human_record;
+	r = unit_event_record;
 	r.path = "/devices/\033[31mred";
 	r.attr = "label";
 	r.value = "\033[0m\033[2Jx";
@@ -503,7 +488,7 @@ UNIT_TEST(test_human_lines)
 	unsetenv("NO_COLOR");
 	text_style_init(true);
 	sbuf_reset(&line_sb);
-	record_text(&line_sb, &human_record);
+	record_text(&line_sb, &unit_event_record);
 	CHECK(sbuf_str(&line_sb) && count_esc(sbuf_str(&line_sb)) == 0);
 
 	text_style_set(&zero);

@@ -124,7 +124,8 @@ static void test_errno_name(void)
 	CHECK_STR(errno_name(0, buf), "E0");
 }
 
-static const struct record event_record = {
+/* The event record the tests of the output start from */
+const struct record unit_event_record = {
 	.type = RECORD_EVENT,
 	.source = "kevent",
 	.seq = 42,
@@ -141,7 +142,7 @@ static const struct record event_record = {
 
 static void test_records(void)
 {
-	struct record r = event_record;
+	struct record r = unit_event_record;
 	struct sbuf sb = { 0 };
 
 	format_time(&sb, 0);
@@ -189,7 +190,7 @@ static void test_records(void)
 		  "temperature=<error: EACCES>\n");
 	sbuf_reset(&sb);
 
-	r = event_record;
+	r = unit_event_record;
 	r.type = RECORD_STATE;
 	r.attr = "label";
 	r.value = "line\n\"two\"";
@@ -211,7 +212,7 @@ static void test_records(void)
 	sbuf_reset(&sb);
 
 	/* Stock sources: their own text prefix; no class; poll: no seq */
-	r = event_record;
+	r = unit_event_record;
 	r.source = "uevent";
 	r.cls = NULL;
 	r.path = "/devices/platform/kevent-demo.0/hwmon/hwmon1";
@@ -304,7 +305,7 @@ static bool format_ok(const char *fmt, const char *want_err)
 
 static void test_format(void)
 {
-	struct record r = event_record;
+	struct record r = unit_event_record;
 
 	CHECK(format_ok("%s %t %c %p %a %v %u %S %e %%", NULL));
 	CHECK(format_ok("plain text", NULL));

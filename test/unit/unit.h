@@ -35,6 +35,11 @@ extern unsigned int unit_passed, unit_failed;
 		}                                                            \
 	} while (0)
 
+struct record;
+
+/* An event record of the demo sensor's temperature, defined in unit.c */
+extern const struct record unit_event_record;
+
 struct unit_test {
 	const char *name;
 	void (*run)(void);
