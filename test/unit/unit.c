@@ -1037,6 +1037,61 @@ static void check_subsystem_at(int root)
 	CHECK(value == NULL);
 }
 
+/* kevent_attr_open() and kevent_attr_read_fd() of the test tree below @root */
+static void check_open_read_fd(int root)
+{
+	const char *dir = "/devices/platform/demo.0";
+	char *value = NULL, *page;
+	size_t len = 0;
+	int fd;
+
+	fd = kevent_attr_open_at(root, dir, "temperature");
+	CHECK(fd >= 0);
+	CHECK(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC));
+	CHECK(kevent_attr_read_fd(fd, &value, &len) == 0);
+	CHECK(value && len == 6 && strcmp(value, "25000\n") == 0);
+	free(value);
+	value = NULL;
+	/* Each read starts at offset 0 and sees what the file holds now. */
+	put_file("sys/devices/platform/demo.0/temperature", "7\n", 2);
+	CHECK(kevent_attr_read_fd(fd, &value, &len) == 0);
+	CHECK(value && len == 2 && strcmp(value, "7\n") == 0);
+	free(value);
+	value = NULL;
+	CHECK(fd >= 0 && lseek(fd, 0, SEEK_CUR) == 0);
+	put_file("sys/devices/platform/demo.0/temperature", "25000\n", 6);
+	if (fd >= 0)
+		close(fd);
+
+	/* Values of a page, and just over, need the loop to go on. */
+	page = malloc(4098);
+	memset(page, 'p', 4097);
+	put_file("sys/devices/platform/demo.0/page", page, 4096);
+	put_file("sys/devices/platform/demo.0/page1", page, 4097);
+	free(page);
+	fd = kevent_attr_open_at(root, dir, "page");
+	CHECK(kevent_attr_read_fd(fd, &value, &len) == 0 && len == 4096);
+	free(value);
+	if (fd >= 0)
+		close(fd);
+	fd = kevent_attr_open_at(root, dir, "page1");
+	CHECK(kevent_attr_read_fd(fd, &value, &len) == 0 && len == 4097);
+	free(value);
+	value = NULL;
+	if (fd >= 0)
+		close(fd);
+
+	CHECK(kevent_attr_open_at(root, dir, "sub") == -EISDIR);
+	CHECK(kevent_attr_open_at(root, dir, "missing") == -ENOENT);
+	CHECK(kevent_attr_open_at(root, dir, "evil") == -ELOOP);
+	CHECK(kevent_attr_open_at(root, "/devices/platform/gone.1",
+				  "temperature") == -ENODEV);
+	CHECK(kevent_attr_open_at(root, dir, "../../x") == -EINVAL);
+	CHECK(kevent_attr_read_fd(-1, &value, &len) == -EINVAL);
+	CHECK(kevent_attr_read_fd(0, NULL, &len) == -EINVAL);
+	CHECK(value == NULL);
+}
+
 /* kevent_device_get_subsystem() of @path: the same through openat2() or not. */
 static void check_subsystem_same(const char *path)
 {
@@ -1088,8 +1143,10 @@ static void test_attr_read(void)
 	CHECK(root >= 0);
 
 	check_reads(root);
+	check_open_read_fd(root);
 	kevent_sysfs_force_walk(true);
 	check_reads(root);
+	check_open_read_fd(root);
 	kevent_sysfs_force_walk(false);
 	if (geteuid() != 0) {
 		snprintf(cmd, sizeof(cmd),
@@ -1111,6 +1168,9 @@ static void test_attr_read(void)
 	CHECK(kevent_attr_read("/devices", "a/b", &value, NULL) == -EINVAL);
 	CHECK(kevent_attr_read("/devices/no-such-device-kevent", "x", &value,
 			       NULL) == -ENODEV);
+	CHECK(kevent_attr_open("/devices/no-such-device-kevent", "x") ==
+	      -ENODEV);
+	CHECK(kevent_attr_open("/devices/../etc", "passwd") == -EINVAL);
 	CHECK(kevent_device_get_subsystem("/devices/../x", &value) == -EINVAL);
 	CHECK(kevent_device_get_subsystem("/devices/no-such-device-kevent",
 					  &value) == -ENODEV);

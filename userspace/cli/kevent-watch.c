@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include <kevent/kevent.h>
 
+#include "attr_cache.h"
 #include "exec.h"
 #include "options.h"
 #include "output.h"
@@ -43,12 +45,67 @@ static volatile sig_atomic_t got_signal;
 struct watch {
 	struct watch_options opt;
 	struct sbuf line;
+	struct attr_cache *cache; /* the attributes read, kept open */
 	bool print_lines; /* not with --exec alone */
 	uint64_t printed;
 	uint64_t replayed; /* highest sequence number replayed */
 	uint64_t forged; /* messages not sent by the kernel, ignored */
 	uint64_t malformed; /* messages of the kernel refused, ignored */
 };
+
+/*
+ * Standard output is fully buffered: it is written when the buffer fills,
+ * before kevent-watch waits for more events, before an --exec command runs
+ * and before a message on stderr, so a burst of events costs a write() per
+ * buffer rather than per line, and a line is never held while nothing
+ * else happens.
+ */
+static int out_errno; /* the first error writing standard output */
+static bool out_reported;
+
+/* Write out what standard output holds; remember the first error. */
+static void flush_stdout(void)
+{
+	if (!out_errno && fflush(stdout) != 0)
+		out_errno = errno ? errno : EIO;
+}
+
+/* A message on stderr, after the lines printed before it. */
+static void __attribute__((format(printf, 1, 2))) warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	flush_stdout();
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * How writing standard output went. Return: 0, STOP_QUIET (the reader went
+ * away), or -1 (said once).
+ */
+static int output_status(void)
+{
+	if (!out_errno)
+		return 0;
+	if (out_errno == EPIPE)
+		return STOP_QUIET;
+	if (!out_reported) {
+		fprintf(stderr, PROG ": cannot write output: %s\n",
+			strerror(out_errno));
+		out_reported = true;
+	}
+	return -1;
+}
+
+/* Flush standard output. Return: 0, STOP_QUIET, or -1 (reported). */
+static int flush_output(void)
+{
+	flush_stdout();
+	return output_status();
+}
 
 static const char usage_text[] =
 	"Usage: " PROG " [--json | --format FMT] [--class LIST] [--attr GLOB]\n"
@@ -88,9 +145,8 @@ static void print_help(void)
 
 static int usage_error(const char *msg)
 {
-	fprintf(stderr,
-		PROG ": %s\n%sTry '" PROG " --help' for more information.\n",
-		msg, usage_text);
+	warn("%s\n%sTry '" PROG " --help' for more information.\n", msg,
+	     usage_text);
 	return EXIT_USAGE;
 }
 
@@ -99,24 +155,19 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
-/* Write the line built so far. Return: 0, STOP_QUIET, or -1 (reported). */
+/* Buffer the line built so far. Return: 0, STOP_QUIET, or -1 (reported). */
 static int emit(struct watch *w)
 {
 	const char *s = sbuf_str(&w->line);
 	size_t len = w->line.len;
 
 	if (!s) {
-		fprintf(stderr, PROG ": out of memory\n");
+		warn("out of memory\n");
 		return -1;
 	}
-	if (fwrite(s, 1, len, stdout) != len || fflush(stdout) != 0) {
-		if (errno == EPIPE)
-			return STOP_QUIET;
-		fprintf(stderr, PROG ": cannot write output: %s\n",
-			strerror(errno));
-		return -1;
-	}
-	return 0;
+	if (!out_errno && fwrite(s, 1, len, stdout) != len)
+		out_errno = errno ? errno : EIO;
+	return output_status();
 }
 
 static bool glob_match(const char *const *globs, size_t n, const char *s)
@@ -151,9 +202,8 @@ static int apply_attr_filter(const struct watch *w, struct kevent_monitor *m)
 	for (i = 0; i < w->opt.n_attr_globs; i++) {
 		r = kevent_monitor_filter_add_attr(m, w->opt.attr_globs[i]);
 		if (r < 0) {
-			fprintf(stderr,
-				PROG ": cannot filter attribute %s: %s\n",
-				w->opt.attr_globs[i], strerror(-r));
+			warn("cannot filter attribute %s: %s\n",
+			     w->opt.attr_globs[i], strerror(-r));
 			return -1;
 		}
 	}
@@ -185,7 +235,7 @@ static int run_exec(struct watch *w, const struct record *r)
 
 	env = exec_env_new(r, environ);
 	if (!env) {
-		fprintf(stderr, PROG ": out of memory\n");
+		warn("out of memory\n");
 		return -1;
 	}
 	exec_run(w->opt.exec, env, w->opt.exec_timeout_ms, &got_signal, &res);
@@ -193,8 +243,8 @@ static int run_exec(struct watch *w, const struct record *r)
 	sbuf_reset(&w->line);
 	if (exec_describe(&w->line, w->opt.exec, w->opt.exec_timeout_ms,
 			  &res)) {
-		fprintf(stderr, PROG ": %s\n",
-			sbuf_str(&w->line) ? sbuf_str(&w->line) : "--exec");
+		warn("%s\n",
+		     sbuf_str(&w->line) ? sbuf_str(&w->line) : "--exec");
 		fflush(stderr);
 	}
 	return got_signal ? STOP_QUIET : 0;
@@ -220,7 +270,9 @@ static int report(struct watch *w, const struct kevent_event *ev,
 	const char *path = kevent_event_get_path(ev);
 	const char *attr = kevent_event_get_attr(ev);
 	const char *ev_subsystem = kevent_event_get_subsystem(ev);
-	char *value = NULL, *subsystem = NULL;
+	char *value = NULL, *own_subsystem = NULL;
+	struct attr_cache_entry *entry;
+	const char *subsystem;
 	struct record r = {
 		.type = type,
 		.source = kevent_event_source_to_string(source),
@@ -230,7 +282,7 @@ static int report(struct watch *w, const struct kevent_event *ev,
 		.attr = attr,
 	};
 	size_t len = 0;
-	int ret;
+	int open_err, ret;
 
 	/* Stock events of an attribute without a class pass no --class. */
 	if (w->opt.classes &&
@@ -239,16 +291,35 @@ static int report(struct watch *w, const struct kevent_event *ev,
 	if (!glob_match(w->opt.attr_globs, w->opt.n_attr_globs, attr) ||
 	    !glob_match(w->opt.path_globs, w->opt.n_path_globs, path))
 		return 0;
-	if (ev_subsystem)
-		subsystem = strdup(ev_subsystem);
-	else if (kevent_device_get_subsystem(path, &subsystem) < 0)
-		subsystem = NULL;
-	if (!subsystem_match(w, subsystem)) {
-		free(subsystem);
-		return 0;
-	}
 
-	ret = kevent_attr_read(path, attr, &value, &len);
+	/*
+	 * The attribute comes from the cache of open ones: it is opened and
+	 * its device's subsystem looked up once, and each event reads the
+	 * value afresh. The subsystem is known before the value is read, so
+	 * --subsystem spares the reads of other devices. An entry found
+	 * stale was opened again by the second lookup, whose read cannot
+	 * find it stale: the loop runs twice at most.
+	 */
+	do {
+		open_err = attr_cache_get(w->cache, path, attr, &entry);
+		free(own_subsystem);
+		own_subsystem = NULL;
+		if (ev_subsystem)
+			subsystem = ev_subsystem;
+		else if (!open_err)
+			subsystem = attr_cache_subsystem(entry);
+		else if (kevent_device_get_subsystem(path, &own_subsystem) == 0)
+			subsystem = own_subsystem;
+		else
+			subsystem = NULL;
+		if (!subsystem_match(w, subsystem)) {
+			free(own_subsystem);
+			return 0;
+		}
+		ret = open_err;
+		if (!ret)
+			ret = attr_cache_read(entry, &value, &len);
+	} while (ret == -ESTALE);
 	if (ret < 0) {
 		r.error = -ret;
 	} else {
@@ -276,10 +347,14 @@ static int report(struct watch *w, const struct kevent_event *ev,
 			record_text(&w->line, &r);
 		ret = emit(w);
 	}
-	if (ret == 0 && w->opt.exec)
-		ret = run_exec(w, &r);
+	if (ret == 0 && w->opt.exec) {
+		/* The command's output comes after the line it was run for. */
+		ret = flush_output();
+		if (ret == 0)
+			ret = run_exec(w, &r);
+	}
 	free(value);
-	free(subsystem);
+	free(own_subsystem);
 
 	if (ret == 0 && type == RECORD_EVENT)
 		w->printed++;
@@ -315,17 +390,16 @@ static int print_states(struct watch *w)
 	if (r == STOP_FAILED)
 		return -1;
 	if (r == -EOPNOTSUPP) {
-		fprintf(stderr, PROG ": cannot list sources: %s\n",
-			"the kevent layer does not support it");
+		warn("cannot list sources: %s\n",
+		     "the kevent layer does not support it");
 		return -1;
 	}
 	if (r == -ENOENT) {
-		fprintf(stderr, PROG ": %s\n", layer_error(r));
+		warn("%s\n", layer_error(r));
 		return -1;
 	}
 	if (r < 0) {
-		fprintf(stderr, PROG ": cannot list sources: %s\n",
-			strerror(-r));
+		warn("cannot list sources: %s\n", strerror(-r));
 		return -1;
 	}
 	return 0;
@@ -346,12 +420,9 @@ static int overrun(struct watch *w, long long lost)
 	} else if (!w->print_lines || w->opt.format) {
 		/* The format has no place for it: a line on stderr. */
 		if (lost < 0)
-			fprintf(stderr, PROG
-				": events were lost (receive buffer overrun), re-reading state\n");
+			warn("events were lost (receive buffer overrun), re-reading state\n");
 		else
-			fprintf(stderr,
-				PROG ": %lld events were lost, re-reading state\n",
-				lost);
+			warn("%lld events were lost, re-reading state\n", lost);
 		goto out_states;
 	} else {
 		overrun_text(&w->line, lost);
@@ -379,7 +450,7 @@ static int replay_cb(const struct kevent_event *ev, void *userdata)
 		size = rp->size ? rp->size * 2 : 256;
 		events = reallocarray(rp->events, size, sizeof(*events));
 		if (!events) {
-			fprintf(stderr, PROG ": out of memory\n");
+			warn("out of memory\n");
 			return STOP_FAILED;
 		}
 		rp->events = events;
@@ -407,20 +478,19 @@ static int print_replay(struct watch *w, struct kevent_monitor *m)
 		goto out;
 	}
 	if (r == -EOPNOTSUPP) {
-		fprintf(stderr, PROG ": cannot replay events: %s\n",
-			"the kevent layer does not support it");
+		warn("cannot replay events: %s\n",
+		     "the kevent layer does not support it");
 		r = -1;
 		goto out;
 	}
 	if (r == -ENOENT) {
-		fprintf(stderr, PROG ": %s\n", layer_error(r));
+		warn("%s\n", layer_error(r));
 		r = -1;
 		goto out;
 	}
 	/* -EINTR: events left the kernel's ring while it was read */
 	if (r < 0 && r != -EINTR) {
-		fprintf(stderr, PROG ": cannot replay events: %s\n",
-			strerror(-r));
+		warn("cannot replay events: %s\n", strerror(-r));
 		r = -1;
 		goto out;
 	}
@@ -458,11 +528,9 @@ static void check_ignored(struct watch *w, struct kevent_monitor *m)
 	uint64_t malformed = kevent_monitor_get_dropped(m) - forged;
 
 	if (forged && !w->forged)
-		fprintf(stderr,
-			PROG ": ignoring messages not sent by the kernel\n");
+		warn("ignoring messages not sent by the kernel\n");
 	if (malformed && !w->malformed)
-		fprintf(stderr,
-			PROG ": ignoring malformed messages of the kevent layer\n");
+		warn("ignoring malformed messages of the kevent layer\n");
 	w->forged = forged;
 	w->malformed = malformed;
 }
@@ -471,13 +539,11 @@ static void report_ignored(struct watch *w, struct kevent_monitor *m)
 {
 	check_ignored(w, m);
 	if (w->forged)
-		fprintf(stderr,
-			PROG ": ignored %llu messages not sent by the kernel\n",
-			(unsigned long long)w->forged);
+		warn("ignored %llu messages not sent by the kernel\n",
+		     (unsigned long long)w->forged);
 	if (w->malformed)
-		fprintf(stderr,
-			PROG ": ignored %llu malformed messages of the kevent layer\n",
-			(unsigned long long)w->malformed);
+		warn("ignored %llu malformed messages of the kevent layer\n",
+		     (unsigned long long)w->malformed);
 }
 
 /* Receive until nothing is pending. Return: 0, STOP_QUIET, or -1. */
@@ -501,12 +567,11 @@ static int drain(struct watch *w, struct kevent_monitor *m)
 		if (r == -EMSGSIZE)
 			continue;
 		if (r == -ENODEV) {
-			fprintf(stderr, PROG ": the kevent layer went away\n");
+			warn("the kevent layer went away\n");
 			return -1;
 		}
 		if (r < 0) {
-			fprintf(stderr, PROG ": cannot receive events: %s\n",
-				strerror(-r));
+			warn("cannot receive events: %s\n", strerror(-r));
 			return -1;
 		}
 		/*
@@ -572,8 +637,8 @@ static int drain_stock(struct watch *w, struct kevent_uevent_monitor *um,
 			continue;
 		}
 		if (r < 0) {
-			fprintf(stderr, PROG ": cannot receive %s events: %s\n",
-				um ? "uevent" : "poll", strerror(-r));
+			warn("cannot receive %s events: %s\n",
+			     um ? "uevent" : "poll", strerror(-r));
 			return -1;
 		}
 		r = report(w, ev, RECORD_EVENT);
@@ -599,8 +664,7 @@ static int open_stock(struct watch *w, struct kevent_uevent_monitor **um,
 	if (w->opt.n_poll_files) {
 		r = kevent_poll_monitor_new(pm);
 		if (r < 0) {
-			fprintf(stderr, PROG ": cannot poll: %s\n",
-				strerror(-r));
+			warn("cannot poll: %s\n", strerror(-r));
 			return EXIT_RUNTIME;
 		}
 	}
@@ -617,16 +681,14 @@ static int open_stock(struct watch *w, struct kevent_uevent_monitor **um,
 		if (r == -EEXIST)
 			continue;
 		if (r < 0) {
-			fprintf(stderr, PROG ": cannot poll %s: %s\n", file,
-				strerror(-r));
+			warn("cannot poll %s: %s\n", file, strerror(-r));
 			return EXIT_RUNTIME;
 		}
 	}
 	if (w->opt.uevent) {
 		r = kevent_uevent_monitor_new(um);
 		if (r < 0) {
-			fprintf(stderr, PROG ": cannot receive uevents: %s\n",
-				strerror(-r));
+			warn("cannot receive uevents: %s\n", strerror(-r));
 			return EXIT_RUNTIME;
 		}
 	}
@@ -671,7 +733,7 @@ static int watch(struct watch *w)
 	} else {
 		r = kevent_monitor_new(&m);
 		if (r < 0) {
-			fprintf(stderr, PROG ": %s\n", layer_error(r));
+			warn("%s\n", layer_error(r));
 			return EXIT_RUNTIME;
 		}
 	}
@@ -679,9 +741,8 @@ static int watch(struct watch *w)
 	if (m && w->opt.rcvbuf) {
 		r = kevent_monitor_set_receive_buffer_size(m, w->opt.rcvbuf);
 		if (r < 0) {
-			fprintf(stderr,
-				PROG ": cannot set the receive buffer: %s\n",
-				strerror(-r));
+			warn("cannot set the receive buffer: %s\n",
+			     strerror(-r));
 			r = -1;
 			goto out;
 		}
@@ -696,8 +757,8 @@ static int watch(struct watch *w)
 			continue;
 		r = kevent_monitor_join(m, i);
 		if (r < 0) {
-			fprintf(stderr, PROG ": cannot join group %s: %s\n",
-				kevent_class_to_string(i), strerror(-r));
+			warn("cannot join group %s: %s\n",
+			     kevent_class_to_string(i), strerror(-r));
 			r = -1;
 			goto out;
 		}
@@ -743,6 +804,8 @@ static int watch(struct watch *w)
 
 	for (;;) {
 		r = m ? drain(w, m) : drain_stock(w, um, pm);
+		if (r == 0)
+			r = flush_output();
 		if (r)
 			goto out;
 		if (got_signal)
@@ -759,7 +822,7 @@ static int watch(struct watch *w)
 		}
 		r = ppoll(pfd, nfds, tsp, &orig);
 		if (r < 0 && errno != EINTR) {
-			fprintf(stderr, PROG ": poll: %s\n", strerror(errno));
+			warn("poll: %s\n", strerror(errno));
 			r = -1;
 			goto out;
 		}
@@ -789,7 +852,7 @@ static int check_std_fds(void)
 
 	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
 		if (fcntl(STDERR_FILENO, F_GETFD) >= 0)
-			fprintf(stderr, PROG ": standard output is closed\n");
+			warn("standard output is closed\n");
 		return -1;
 	}
 	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
@@ -827,7 +890,13 @@ int main(int argc, char **argv)
 		r = EXIT_RUNTIME;
 		goto out;
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	setvbuf(stdout, NULL, _IOFBF, 0);
+	w.cache = attr_cache_new();
+	if (!w.cache) {
+		warn("out of memory\n");
+		r = EXIT_RUNTIME;
+		goto out;
+	}
 	text_style_init(w.opt.json || w.opt.format);
 	signal(SIGPIPE, SIG_IGN);
 	/* Inherited as ignored, it would reap the --exec commands itself. */
@@ -842,8 +911,12 @@ int main(int argc, char **argv)
 	} else {
 		r = watch(&w);
 	}
+	/* What a --count or the end of a --list left in the buffer */
+	if (flush_output() < 0)
+		r = EXIT_RUNTIME;
 
 out:
+	attr_cache_free(w.cache);
 	sbuf_free(&w.line);
 	watch_options_free(&w.opt);
 	return r;

@@ -154,6 +154,9 @@ struct sock_filter;
 int kevent_filter_build(uint16_t family_id, const uint32_t *ids, size_t n_ids,
 			struct sock_filter *prog, size_t max);
 
+/* kevent_attr_open() below the directory @rootfd instead of /sys. */
+int kevent_attr_open_at(int rootfd, const char *path, const char *attr);
+
 /* kevent_attr_read() below the directory @rootfd instead of /sys. */
 int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
 			char **ret_value, size_t *ret_len);

@@ -132,9 +132,17 @@ out_close:
 	return r;
 }
 
+/*
+ * Read the whole value from offset 0, so that a descriptor kept open reads
+ * the current value each time: sysfs runs the attribute's show() again for
+ * a read at offset 0. A read that returns less than it was asked for ends
+ * the value: sysfs hands an attribute's value over in one read(), as
+ * systemd's read_virtual_file() relies on too, and a regular file only
+ * reads short at its end. So one pread() reads a value of up to 4 KiB.
+ */
 static int read_all(int fd, char **ret_value, size_t *ret_len)
 {
-	size_t len = 0, size = 4096;
+	size_t len = 0, size = 4096, want;
 	char *buf, *p;
 	ssize_t n;
 
@@ -155,7 +163,8 @@ static int read_all(int fd, char **ret_value, size_t *ret_len)
 			}
 			buf = p;
 		}
-		n = read(fd, buf + len, size - len);
+		want = size - len;
+		n = pread(fd, buf + len, want, len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -163,9 +172,9 @@ static int read_all(int fd, char **ret_value, size_t *ret_len)
 			free(buf);
 			return n;
 		}
-		if (n == 0)
-			break;
 		len += n;
+		if ((size_t)n < want)
+			break;
 	}
 	if (len > KEVENT_VALUE_MAX) {
 		free(buf);
@@ -227,14 +236,12 @@ static int open_attr(int rootfd, const char *path, const char *attr)
 	return open_walk(rootfd, path, attr);
 }
 
-int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
-			char **ret_value, size_t *ret_len)
+int kevent_attr_open_at(int rootfd, const char *path, const char *attr)
 {
 	struct stat st;
 	int fd, r;
 
-	if (!ret_value || !kevent_path_is_valid(path) ||
-	    !kevent_attr_name_is_valid(attr))
+	if (!kevent_path_is_valid(path) || !kevent_attr_name_is_valid(attr))
 		return -EINVAL;
 
 	fd = open_attr(rootfd, path, attr);
@@ -252,9 +259,43 @@ int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
 		r = -EINVAL;
 		goto out_close;
 	}
-	r = read_all(fd, ret_value, ret_len);
+	return fd;
 
 out_close:
+	close(fd);
+	return r;
+}
+
+KEVENT_EXPORT int kevent_attr_open(const char *path, const char *attr)
+{
+	int rootfd;
+
+	if (!kevent_path_is_valid(path) || !kevent_attr_name_is_valid(attr))
+		return -EINVAL;
+	rootfd = get_sys_fd();
+	if (rootfd < 0)
+		return rootfd;
+	return kevent_attr_open_at(rootfd, path, attr);
+}
+
+KEVENT_EXPORT int kevent_attr_read_fd(int fd, char **ret_value, size_t *ret_len)
+{
+	if (fd < 0 || !ret_value)
+		return -EINVAL;
+	return read_all(fd, ret_value, ret_len);
+}
+
+int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
+			char **ret_value, size_t *ret_len)
+{
+	int fd, r;
+
+	if (!ret_value)
+		return -EINVAL;
+	fd = kevent_attr_open_at(rootfd, path, attr);
+	if (fd < 0)
+		return fd;
+	r = read_all(fd, ret_value, ret_len);
 	close(fd);
 	return r;
 }

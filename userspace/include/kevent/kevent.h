@@ -387,9 +387,13 @@ int kevent_stats_get(struct kevent_stats *ret_stats);
  *	NULL
  *
  * Opens, reads and closes /sys@path/@attr on every call; nothing is cached.
- * The file is reached one directory at a time without following symbolic
- * links, so it cannot resolve outside /sys. The value is returned as read,
- * trailing newline included.
+ * The file is reached without following symbolic links, so it cannot
+ * resolve outside /sys: with one openat2() (RESOLVE_BENEATH,
+ * RESOLVE_NO_SYMLINKS) below a descriptor of /sys that the library keeps
+ * open, or, where openat2() is not available, one directory at a time.
+ * The value is returned as read, trailing newline included. A read that
+ * returns less than it asked for ends the value, as sysfs gives a value in
+ * one read().
  *
  * Return: 0 on success;
  * -EINVAL if an argument is NULL or @path or @attr fails validation;
@@ -405,12 +409,49 @@ int kevent_attr_read(const char *path, const char *attr, char **ret_value,
 		     size_t *ret_len);
 
 /**
+ * kevent_attr_open() - open a sysfs attribute to read its value repeatedly
+ * @path: kobject path relative to /sys, as an event gives it
+ * @attr: attribute name
+ *
+ * Opens /sys@path/@attr as kevent_attr_read() does, for a caller that reads
+ * the same attribute for many events with kevent_attr_read_fd(): one read
+ * per event instead of an open, a read and a close. The descriptor is the
+ * caller's to close(). It keeps reading the attribute it was opened on:
+ * once the attribute or its device is removed, every read fails with
+ * -ENODEV, even if a new device appears at the same path; open it again
+ * then.
+ *
+ * Return: a read-only descriptor with FD_CLOEXEC set, or a negative errno
+ * as kevent_attr_read() gives it for the open (-EINVAL, -ENODEV, -ENOENT,
+ * -ELOOP, -EISDIR, -EACCES, -EMFILE, ...).
+ */
+int kevent_attr_open(const char *path, const char *attr);
+
+/**
+ * kevent_attr_read_fd() - read the current value through a descriptor
+ * @fd: a descriptor from kevent_attr_open()
+ * @ret_value: as for kevent_attr_read()
+ * @ret_len: as for kevent_attr_read(); may be NULL
+ *
+ * Reads from offset 0 with pread(), so that sysfs produces the current
+ * value each time; the file offset does not move.
+ *
+ * Return: 0 on success; -EINVAL if @fd is negative or @ret_value NULL;
+ * -ENODEV if the attribute was removed since it was opened; -EFBIG;
+ * -ENOMEM; or the negative errno of the read as the attribute's driver
+ * reports it.
+ */
+int kevent_attr_read_fd(int fd, char **ret_value, size_t *ret_len);
+
+/**
  * kevent_device_get_subsystem() - subsystem of the device at a kobject path
  * @path: kobject path relative to /sys
  * @ret_subsystem: the subsystem name, such as "platform"; to be freed with
  *	free()
  *
- * Asks libudev, freshly on every call.
+ * Looked up afresh on every call: the last component of the device's
+ * "subsystem" link, read below the library's descriptor of /sys with
+ * openat2(); where that fails or is not available, libudev answers.
  *
  * Return: 0 on success; -EINVAL if an argument is NULL or @path fails
  * validation; -ENODEV if no device exists at @path; -ENOENT if the device

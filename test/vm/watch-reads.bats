@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# What kevent-watch costs for each event: the attribute is opened once and
+# kept open, and each event reads the current value with one pread(); the
+# subsystem is looked up once; lines are written a buffer at a time, before
+# the watcher waits again. A device created again at the same path is read
+# through a new descriptor, and a low descriptor limit costs no value.
+
+setup_file()
+{
+	load ../test_helper/kevent
+	modules_load
+}
+
+teardown_file()
+{
+	load ../test_helper/kevent
+	modules_unload
+}
+
+setup()
+{
+	load ../test_helper/kevent
+	SENSOR0=/devices/platform/kevent-demo.0
+	BURST=200
+}
+
+teardown()
+{
+	if [ -n "${STRACE_PID:-}" ]; then
+		kill "$STRACE_PID" 2>/dev/null || true
+		wait "$STRACE_PID" 2>/dev/null || true
+	fi
+	if [ -n "${WATCH_PID:-}" ]; then
+		kill -CONT "$WATCH_PID" 2>/dev/null || true
+	fi
+	watch_stop
+}
+
+# strace_attach CALLS: trace the watcher's CALLS from now on, to STRACE_OUT
+strace_attach()
+{
+	local deadline=$((SECONDS + 20))
+
+	STRACE_OUT=$BATS_TEST_TMPDIR/strace.out
+	strace -e trace="$1" -o "$STRACE_OUT" -p "$WATCH_PID" \
+		2> "$BATS_TEST_TMPDIR/strace.err" 3>&- &
+	STRACE_PID=$!
+	until grep -q attached "$BATS_TEST_TMPDIR/strace.err"; do
+		if [ "$SECONDS" -ge "$deadline" ]; then
+			cat "$BATS_TEST_TMPDIR/strace.err" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	sleep 0.5
+}
+
+strace_detach()
+{
+	kill -INT "$STRACE_PID"
+	wait "$STRACE_PID" || true
+	STRACE_PID=
+}
+
+# calls NAME [MATCH]: how many NAME calls the trace holds (containing MATCH)
+calls()
+{
+	grep -E "^$1\(" "$STRACE_OUT" | grep -cF -- "${2:-(}" || true
+}
+
+@test "a burst of 200 events: one open, one pread an event, a write per buffer" {
+	local start final
+
+	start=$(cat "$DEMO_SYS/kevent-demo.0/temperature")
+	watch_start --json --attr temperature --path "$SENSOR0"
+	strace_attach openat,openat2,open,pread64,read,write,readlinkat,fstat,newfstatat,close
+	# Stopped, the watcher finds the whole burst queued when it goes on.
+	kill -STOP "$WATCH_PID"
+	printf 'notify %s' "$BURST" > "$DEMO_DBG/kevent-demo.0/bench"
+	kill -CONT "$WATCH_PID"
+	watch_lines "$BURST" 60
+	strace_detach
+
+	final=$((start + BURST))
+	run jq -r .value "$WATCH_OUT"
+	assert_success
+	assert_equal "${#lines[@]}" "$BURST"
+	assert_equal "${lines[$((BURST - 1))]}" "$final"
+
+	# The attribute is opened once, and the subsystem link read once.
+	assert_equal "$(calls 'openat2?' /temperature)" 1
+	assert_equal "$(calls readlinkat subsystem)" 1
+	# One pread() an event reads the value; nothing else is read.
+	assert_equal "$(calls pread64)" "$BURST"
+	assert_equal "$(calls read)" 0
+	# The one close: the directory opened to read the subsystem link
+	assert_equal "$(calls close)" 1
+	# Lines leave in buffers, not one write() each.
+	run calls write
+	echo "write() calls: $output" >&2
+	assert [ "$output" -ge 1 ]
+	assert [ "$output" -le $((BURST / 8)) ]
+}
+
+@test "a device created again at the same path is read through a new descriptor, without an error" {
+	watch_start --json --count 2 --attr temperature --path "$SENSOR0"
+	demo_set 0 temperature 26500
+	watch_lines 1
+	# The watcher holds the old attribute open: reads of it fail ENODEV.
+	rmmod kevent_demo
+	modules_load
+	demo_set 0 temperature 27500
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run jq -c '[.path, .value, .error]' "$WATCH_OUT"
+	assert_line --index 0 '["/devices/platform/kevent-demo.0","26500",null]'
+	assert_line --index 1 '["/devices/platform/kevent-demo.0","27500",null]'
+	run cat "$WATCH_ERR"
+	assert_output ''
+}
+
+@test "with 16 descriptors allowed, --list reads every value it reads without a limit" {
+	local n
+
+	"$KEVENT_WATCH" --list --json > "$BATS_TEST_TMPDIR/all.json"
+	n=$(wc -l < "$BATS_TEST_TMPDIR/all.json")
+	assert [ "$n" -ge 6 ]
+	run bash -c "ulimit -n 16 && exec '$KEVENT_WATCH' --list --json > '$BATS_TEST_TMPDIR/low.json'"
+	assert_success
+	assert_equal "$(wc -l < "$BATS_TEST_TMPDIR/low.json")" "$n"
+	run grep -c EMFILE "$BATS_TEST_TMPDIR/low.json"
+	assert_output 0
+	assert_equal \
+		"$(jq -c '[.path, .attr, .value, .error]' "$BATS_TEST_TMPDIR/low.json")" \
+		"$(jq -c '[.path, .attr, .value, .error]' "$BATS_TEST_TMPDIR/all.json")"
+}
