@@ -176,9 +176,15 @@ static bool glob_match(const char *const *globs, size_t n, const char *s)
 
 	if (n == 0)
 		return true;
-	for (i = 0; i < n; i++)
-		if (fnmatch(globs[i], s, 0) == 0)
+	for (i = 0; i < n; i++) {
+		/* A name without a wildcard matches itself alone. */
+		if (!strpbrk(globs[i], "*?[\\")) {
+			if (strcmp(globs[i], s) == 0)
+				return true;
+		} else if (fnmatch(globs[i], s, 0) == 0) {
 			return true;
+		}
+	}
 	return false;
 }
 

@@ -81,19 +81,31 @@ void sbuf_addc(struct sbuf *sb, char c)
 	sbuf_add(sb, &c, 1);
 }
 
+/*
+ * Formatted into the room the buffer has, which is most often enough; only
+ * a line that outgrows it is formatted a second time, after growing it.
+ */
 void sbuf_printf(struct sbuf *sb, const char *fmt, ...)
 {
+	size_t room;
 	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || !sbuf_grow(sb, n))
+	if (sb->oom)
 		return;
+	room = sb->cap - sb->len;
 	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	n = vsnprintf(sb->buf ? sb->buf + sb->len : NULL, room, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= room) {
+		if (!sbuf_grow(sb, n))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+		va_end(ap);
+	}
 	sb->len += n;
 }
 
@@ -181,6 +193,12 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
+/* Printable ASCII that a JSON string carries as it is */
+static bool json_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 void json_escape(struct sbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -189,6 +207,14 @@ void json_escape(struct sbuf *sb, const char *s, size_t len)
 	while (i < len) {
 		unsigned char c = p[i];
 
+		/* The common case, a run that needs no escape: one copy */
+		for (n = i; n < len && json_plain(p[n]); n++)
+			;
+		if (n > i) {
+			sbuf_add(sb, s + i, n - i);
+			i = n;
+			continue;
+		}
 		switch (c) {
 		case '"':
 			sbuf_adds(sb, "\\\"");
@@ -229,6 +255,12 @@ void json_escape(struct sbuf *sb, const char *s, size_t len)
 	}
 }
 
+/* Printable ASCII that a text line carries as it is */
+static bool c_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '\\';
+}
+
 void c_escape(struct sbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -237,6 +269,13 @@ void c_escape(struct sbuf *sb, const char *s, size_t len)
 	while (i < len) {
 		unsigned char c = p[i];
 
+		for (n = i; n < len && c_plain(p[n]); n++)
+			;
+		if (n > i) {
+			sbuf_add(sb, s + i, n - i);
+			i = n;
+			continue;
+		}
 		switch (c) {
 		case '\\':
 			sbuf_adds(sb, "\\\\");
@@ -281,7 +320,9 @@ void format_time(struct sbuf *sb, uint64_t ns)
 
 static void json_string(struct sbuf *sb, const char *key, const char *s)
 {
-	sbuf_printf(sb, ",\"%s\":", key);
+	sbuf_adds(sb, ",\"");
+	sbuf_adds(sb, key);
+	sbuf_adds(sb, "\":");
 	if (!s) {
 		sbuf_adds(sb, "null");
 		return;
