@@ -33,6 +33,8 @@ struct sk_buff;
 /**
  * struct kevent_source - an annotated attribute
  * @node: entry in &kevent_sources, in order of @id
+ * @hnode: entry in the table of sources by @kn, which refuses a second
+ *	source of an attribute without walking every source
  * @id: unique and increasing, lets a sources dump resume after any entry
  * @work: sends the event and wakes poll()ers of the attribute, at once or
  *	when the source's coalescing window ends
@@ -47,6 +49,7 @@ struct sk_buff;
  */
 struct kevent_source {
 	struct list_head node;
+	struct hlist_node hnode;
 	unsigned long id;
 	struct delayed_work work;
 	atomic_t pending;

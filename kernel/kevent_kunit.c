@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of kevent's core: the registry of attribute names, the
- * coalescing arithmetic and the building of event messages.
+ * coalescing arithmetic, the building of event messages and the refusal of
+ * a second source of one attribute.
  *
  * Built as kevent_kunit.ko for kernels with KUnit; the suite runs when the
  * module is loaded, its results in /sys/kernel/debug/kunit/kevent/results.
  */
 
 #include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/kobject.h>
 #include <linux/limits.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 #include <net/netlink.h>
+
+#include <kevent.h>
 
 #include "kevent_internal.h"
 #include "kevent_attrs.h"
@@ -227,6 +233,58 @@ static void kevent_test_message_no_room(struct kunit *test)
 	kfree_skb(skb);
 }
 
+static ssize_t kevent_test_attr_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "25000\n");
+}
+
+static struct kobj_attribute kevent_test_attr =
+	__ATTR(temperature, 0444, kevent_test_attr_show, NULL);
+
+/*
+ * A second source of one attribute file is -EEXIST; the same name on
+ * another kobject is a source of its own; once removed, an attribute can
+ * be a source again (the table of sources by file forgets it).
+ */
+static void kevent_test_source_duplicate(struct kunit *test)
+{
+	struct kevent_source *a, *b, *again, *dup;
+	struct kobject *ka, *kb;
+
+	ka = kobject_create_and_add("kevent_kunit_a", kernel_kobj);
+	kb = kobject_create_and_add("kevent_kunit_b", kernel_kobj);
+	if (!ka || !kb) {
+		KUNIT_FAIL(test, "cannot create the kobjects");
+		goto out_put;
+	}
+	if (sysfs_create_file(ka, &kevent_test_attr.attr) ||
+	    sysfs_create_file(kb, &kevent_test_attr.attr)) {
+		KUNIT_FAIL(test, "cannot create the attribute files");
+		goto out_put;
+	}
+
+	a = kevent_source_add(ka, &kevent_test_attr.attr);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(a));
+	dup = kevent_source_add(ka, &kevent_test_attr.attr);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(dup), -EEXIST);
+	b = kevent_source_add(kb, &kevent_test_attr.attr);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(b));
+
+	kevent_source_remove(a);
+	again = kevent_source_add(ka, &kevent_test_attr.attr);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(again));
+	dup = kevent_source_add(kb, &kevent_test_attr.attr);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(dup), -EEXIST);
+
+	kevent_source_remove(again);
+	kevent_source_remove(b);
+out_put:
+	/* Removes the directories and their attribute files */
+	kobject_put(kb);
+	kobject_put(ka);
+}
+
 static struct kunit_case kevent_test_cases[] = {
 	KUNIT_CASE(kevent_test_registry_roundtrip),
 	KUNIT_CASE(kevent_test_registry_stable_ids),
@@ -237,6 +295,7 @@ static struct kunit_case kevent_test_cases[] = {
 	KUNIT_CASE(kevent_test_coalesce_storm),
 	KUNIT_CASE(kevent_test_message_build),
 	KUNIT_CASE(kevent_test_message_no_room),
+	KUNIT_CASE(kevent_test_source_duplicate),
 	{}
 };
 

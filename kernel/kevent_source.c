@@ -21,6 +21,7 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/hashtable.h>
 #include <linux/kernfs.h>
 #include <linux/kobject.h>
 #include <linux/jiffies.h>
@@ -60,6 +61,8 @@ LIST_HEAD(kevent_sources);
 unsigned int kevent_sources_count;
 unsigned int kevent_sources_gen = 1;
 static unsigned long kevent_sources_next_id;
+/* The sources by attribute file, under kevent_sources_lock too */
+static DEFINE_HASHTABLE(kevent_sources_by_kn, 10);
 
 /* The attribute file @name of @kobj, referenced, or an ERR_PTR() */
 static struct kernfs_node *kevent_find_attr(struct kobject *kobj,
@@ -247,7 +250,8 @@ struct kevent_source *kevent_source_add_class(struct kobject *kobj,
 	src->class = class;
 
 	mutex_lock(&kevent_sources_lock);
-	list_for_each_entry(iter, &kevent_sources, node) {
+	hash_for_each_possible(kevent_sources_by_kn, iter, hnode,
+			       (unsigned long)kn) {
 		if (iter->kn == kn) {
 			mutex_unlock(&kevent_sources_lock);
 			kfree(src);
@@ -257,6 +261,7 @@ struct kevent_source *kevent_source_add_class(struct kobject *kobj,
 	}
 	src->id = ++kevent_sources_next_id;
 	list_add_tail(&src->node, &kevent_sources);
+	hash_add(kevent_sources_by_kn, &src->hnode, (unsigned long)kn);
 	kevent_sources_count++;
 	kevent_sources_gen++;
 	mutex_unlock(&kevent_sources_lock);
@@ -323,6 +328,7 @@ void kevent_source_remove(struct kevent_source *src)
 
 	mutex_lock(&kevent_sources_lock);
 	list_del(&src->node);
+	hash_del(&src->hnode);
 	kevent_sources_count--;
 	kevent_sources_gen++;
 	mutex_unlock(&kevent_sources_lock);
@@ -469,6 +475,8 @@ void kevent_sources_release_all(void)
 	LIST_HEAD(list);
 
 	mutex_lock(&kevent_sources_lock);
+	list_for_each_entry(src, &kevent_sources, node)
+		hash_del(&src->hnode);
 	list_splice_init(&kevent_sources, &list);
 	kevent_sources_count = 0;
 	kevent_sources_gen++;

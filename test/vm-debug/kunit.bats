@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # The KUnit tests of kevent's core (kernel/kevent_kunit.c): the registry,
-# name validation, the coalescing arithmetic and message building. They run
+# name validation, the coalescing arithmetic, message building and the
+# refusal of a second source of one attribute. They run
 # when kevent_kunit.ko loads; KUnit keeps their results in debugfs.
 
 RESULTS=/sys/kernel/debug/kunit/kevent/results
@@ -23,7 +24,7 @@ teardown()
 	run cat "$RESULTS"
 	echo "$output" >&2
 	refute_output --partial 'not ok'
-	# The nine cases of kevent_kunit.c, and the suite
-	[ "$(grep -cE '^[[:space:]]+ok [0-9]+ kevent_test_' <<< "$output")" -eq 9 ]
+	# The ten cases of kevent_kunit.c, and the suite
+	[ "$(grep -cE '^[[:space:]]+ok [0-9]+ kevent_test_' <<< "$output")" -eq 10 ]
 	assert_line --regexp '^ok [0-9]+ kevent$'
 }
