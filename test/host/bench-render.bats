@@ -49,6 +49,7 @@ setup()
 	assert_success
 	assert_line '1.10 s, 1.00 s, 900.0 ms; `udevadm monitor` 2.00 s, 2.50 s, 1.50 s.'
 	assert_line '`kevent-watch --json` and `udevadm monitor` ran 3 rounds each here'
+	assert_line 'too, taking turns, of 40 notifications each (a 99th'
 	assert_line '20.0 ms, 19.0 ms, 21.0 ms; `udevadm monitor` 30.0 ms, 40.0 ms, 25.0 ms.'
 	grep -v '^lat.watch.notify.rounds=' "$raw" > raw.txt
 	run --separate-stderr "$render" raw.txt
