@@ -6,7 +6,8 @@
  * Usage: CONSUMER | kevent-bench-drive --knob FILE --attr-file FILE
  *                 [--pid PID] [--match STR] [--value-key STR]
  *                 [--expect N] [--idle SEC] [--timeout SEC]
- *                 (--burst "METHOD N" | --paced METHOD COUNT MS)
+ *                 (--burst "METHOD N" |
+ *                  --paced METHOD COUNT MS [--samples FILE])
  *
  * The consumer's output comes on stdin; a line that contains STR (--match,
  * default: every line) is one event it reported. --value-key names what
@@ -27,7 +28,8 @@
  *   apart; each waits (up to 2 s, else counted as missed) for the event
  *   that shows the new value, or the next event when lines carry none, and
  *   its latency is the time from before the write to that line. A step
- *   before them, not counted, warms the consumer up.
+ *   before them, not counted, warms the consumer up. --samples FILE adds
+ *   each latency, in nanoseconds, as a line to FILE.
  *
  * Prints key=value lines: events, values, last_value, final, final_seen
  * (1, 0 or - without values), end (expect, final, idle or timeout),
@@ -63,6 +65,7 @@ struct opts {
 	double timeout;
 	const char *burst;
 	const char *paced_method;
+	const char *samples;
 	long paced_count;
 	long paced_ms;
 };
@@ -405,6 +408,21 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Add the @n latencies of @lat to the --samples file, one a line */
+static void write_samples(const uint64_t *lat, long n)
+{
+	FILE *f;
+	long i;
+
+	f = fopen(o.samples, "a");
+	if (!f)
+		fail("cannot open %s: %s", o.samples);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%" PRIu64 "\n", lat[i]);
+	if (fclose(f) != 0)
+		fail("cannot write %s: %s", o.samples);
+}
+
 static int paced(void)
 {
 	long i, events = 0, missed = 0, n = 0;
@@ -464,6 +482,8 @@ static int paced(void)
 			if (is_event(line))
 				events++;
 	}
+	if (o.samples)
+		write_samples(lat, n);
 	qsort(lat, n, sizeof(*lat), cmp_u64);
 	printf("events=%ld\nmissed=%ld\n", events, missed);
 	if (n)
@@ -480,7 +500,8 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: CONSUMER | " PROG " --knob FILE --attr-file FILE [--pid PID]\n"
 		"       [--match STR] [--value-key STR] [--expect N] [--idle SEC]\n"
-		"       [--timeout SEC] (--burst \"METHOD N\" | --paced METHOD COUNT MS)\n");
+		"       [--timeout SEC] (--burst \"METHOD N\" |\n"
+		"       --paced METHOD COUNT MS [--samples FILE])\n");
 	return 2;
 }
 
@@ -510,6 +531,8 @@ int main(int argc, char **argv)
 			o.timeout = atof(argv[++i]);
 		else if (strcmp(a, "--burst") == 0 && more)
 			o.burst = argv[++i];
+		else if (strcmp(a, "--samples") == 0 && more)
+			o.samples = argv[++i];
 		else if (strcmp(a, "--paced") == 0 && i + 3 < argc) {
 			o.paced_method = argv[++i];
 			o.paced_count = atol(argv[++i]);
@@ -518,7 +541,8 @@ int main(int argc, char **argv)
 			return usage();
 	}
 	if (!o.knob || !o.attr_file || !!o.burst == !!o.paced_method ||
-	    (o.paced_method && o.paced_count <= 0))
+	    (o.paced_method && o.paced_count <= 0) ||
+	    (o.samples && !o.paced_method))
 		return usage();
 	signal(SIGPIPE, SIG_IGN);
 	return o.burst ? burst() : paced();
