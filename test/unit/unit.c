@@ -1108,6 +1108,27 @@ static void check_subsystem_same(const char *path)
 	free(slow);
 }
 
+/*
+ * A binary attribute is read a page at a time: one of more than 64 KiB is
+ * -EFBIG, not cut at the first short read. The kernel's BTF is one, where
+ * the kernel has it.
+ */
+static void check_big_binary_attribute(void)
+{
+	struct stat st;
+	char *value = NULL;
+	size_t len = 0;
+
+	if (stat("/sys/kernel/btf/vmlinux", &st) != 0 ||
+	    st.st_size <= KEVENT_VALUE_MAX) {
+		printf("note: no /sys/kernel/btf/vmlinux above 64 KiB here\n");
+		return;
+	}
+	CHECK(kevent_attr_read("/kernel/btf", "vmlinux", &value, &len) ==
+	      -EFBIG);
+	CHECK(value == NULL);
+}
+
 static void test_attr_read(void)
 {
 	char cmd[1024], *value = NULL, *big;
@@ -1170,6 +1191,7 @@ static void test_attr_read(void)
 			       NULL) == -ENODEV);
 	CHECK(kevent_attr_open("/devices/no-such-device-kevent", "x") ==
 	      -ENODEV);
+	check_big_binary_attribute();
 	CHECK(kevent_attr_open("/devices/../etc", "passwd") == -EINVAL);
 	CHECK(kevent_device_get_subsystem("/devices/../x", &value) == -EINVAL);
 	CHECK(kevent_device_get_subsystem("/devices/no-such-device-kevent",

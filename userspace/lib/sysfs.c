@@ -133,16 +133,24 @@ out_close:
 }
 
 /*
+ * What one read asks for at most: kernfs gives a binary attribute at most a
+ * page a read, and a page is at least 4 KiB, so a read of this much that
+ * comes back short has reached the end.
+ */
+#define READ_CHUNK 4096
+
+/*
  * Read the whole value from offset 0, so that a descriptor kept open reads
  * the current value each time: sysfs runs the attribute's show() again for
- * a read at offset 0. A read that returns less than it was asked for ends
- * the value: sysfs hands an attribute's value over in one read(), as
- * systemd's read_virtual_file() relies on too, and a regular file only
- * reads short at its end. So one pread() reads a value of up to 4 KiB.
+ * a read at offset 0. A read that returns less than it asked for ends the
+ * value: sysfs hands an attribute's value over in one read(), as systemd's
+ * read_virtual_file() relies on too, a binary attribute a page at a time
+ * (READ_CHUNK), and a regular file reads short at its end only. So one
+ * pread() reads a value shorter than 4 KiB.
  */
 static int read_all(int fd, char **ret_value, size_t *ret_len)
 {
-	size_t len = 0, size = 4096, want;
+	size_t len = 0, size = READ_CHUNK, want;
 	char *buf, *p;
 	ssize_t n;
 
@@ -163,7 +171,7 @@ static int read_all(int fd, char **ret_value, size_t *ret_len)
 			}
 			buf = p;
 		}
-		want = size - len;
+		want = size - len < READ_CHUNK ? size - len : READ_CHUNK;
 		n = pread(fd, buf + len, want, len);
 		if (n < 0) {
 			if (errno == EINTR)
