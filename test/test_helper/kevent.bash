@@ -124,3 +124,43 @@ watch_stop()
 	fi
 	WATCH_PID=
 }
+
+# strace_attach STRACE-ARGS...: trace the running kevent-watch with strace
+# and STRACE-ARGS (such as -c -e trace=recvmsg) from now on, its output in
+# STRACE_OUT; return once strace is attached and the watcher waits again
+strace_attach()
+{
+	local deadline=$((SECONDS + 20))
+
+	STRACE_OUT=$BATS_TEST_TMPDIR/strace.out
+	strace "$@" -o "$STRACE_OUT" -p "$WATCH_PID" \
+		2> "$BATS_TEST_TMPDIR/strace.err" 3>&- &
+	STRACE_PID=$!
+	until grep -q attached "$BATS_TEST_TMPDIR/strace.err"; do
+		if [ "$SECONDS" -ge "$deadline" ]; then
+			cat "$BATS_TEST_TMPDIR/strace.err" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	# The attach interrupts the watcher's poll once: let it settle
+	sleep 0.5
+}
+
+# strace_detach: end the trace, its output complete in STRACE_OUT
+strace_detach()
+{
+	kill -INT "$STRACE_PID"
+	wait "$STRACE_PID" || true
+	STRACE_PID=
+}
+
+# strace_stop: end a trace still running (test teardown)
+strace_stop()
+{
+	if [ -n "${STRACE_PID:-}" ]; then
+		kill "$STRACE_PID" 2>/dev/null || true
+		wait "$STRACE_PID" 2>/dev/null || true
+	fi
+	STRACE_PID=
+}

@@ -28,10 +28,7 @@ setup()
 
 teardown()
 {
-	if [ -n "${STRACE_PID:-}" ]; then
-		kill "$STRACE_PID" 2>/dev/null || true
-		wait "$STRACE_PID" 2>/dev/null || true
-	fi
+	strace_stop
 	watch_stop
 }
 
@@ -41,32 +38,10 @@ wakeups()
 	awk '/^voluntary_ctxt_switches:/ { print $2 }' "/proc/$1/status"
 }
 
-# strace_attach: count the watcher's receive calls from now on
-strace_attach()
-{
-	local deadline=$((SECONDS + 20))
-
-	STRACE_OUT=$BATS_TEST_TMPDIR/strace.out
-	strace -c -e trace=recvmsg,recvmmsg -o "$STRACE_OUT" -p "$WATCH_PID" \
-		2> "$BATS_TEST_TMPDIR/strace.err" 3>&- &
-	STRACE_PID=$!
-	until grep -q attached "$BATS_TEST_TMPDIR/strace.err"; do
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			cat "$BATS_TEST_TMPDIR/strace.err" >&2
-			return 1
-		fi
-		sleep 0.1
-	done
-	# The attach interrupts the watcher's poll once: let it settle
-	sleep 0.5
-}
-
 # strace_receives: detach and print the number of receive calls counted
 strace_receives()
 {
-	kill -INT "$STRACE_PID"
-	wait "$STRACE_PID" || true
-	STRACE_PID=
+	strace_detach
 	awk '$NF == "recvmsg" || $NF == "recvmmsg" { n += $4 }
 	     END { print n + 0 }' "$STRACE_OUT"
 }
@@ -94,7 +69,7 @@ storm_while_watching()
 {
 	local w0
 
-	strace_attach
+	strace_attach -c -e trace=recvmsg,recvmmsg
 	w0=$(wakeups "$WATCH_PID")
 	SENT=$(label_storm)
 	# The last events reach the socket before the last write returns;

@@ -27,40 +27,11 @@ setup()
 
 teardown()
 {
-	if [ -n "${STRACE_PID:-}" ]; then
-		kill "$STRACE_PID" 2>/dev/null || true
-		wait "$STRACE_PID" 2>/dev/null || true
-	fi
+	strace_stop
 	if [ -n "${WATCH_PID:-}" ]; then
 		kill -CONT "$WATCH_PID" 2>/dev/null || true
 	fi
 	watch_stop
-}
-
-# strace_attach CALLS: trace the watcher's CALLS from now on, to STRACE_OUT
-strace_attach()
-{
-	local deadline=$((SECONDS + 20))
-
-	STRACE_OUT=$BATS_TEST_TMPDIR/strace.out
-	strace -e trace="$1" -o "$STRACE_OUT" -p "$WATCH_PID" \
-		2> "$BATS_TEST_TMPDIR/strace.err" 3>&- &
-	STRACE_PID=$!
-	until grep -q attached "$BATS_TEST_TMPDIR/strace.err"; do
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			cat "$BATS_TEST_TMPDIR/strace.err" >&2
-			return 1
-		fi
-		sleep 0.1
-	done
-	sleep 0.5
-}
-
-strace_detach()
-{
-	kill -INT "$STRACE_PID"
-	wait "$STRACE_PID" || true
-	STRACE_PID=
 }
 
 # calls NAME [MATCH]: how many NAME calls the trace holds (containing MATCH)
@@ -74,7 +45,7 @@ calls()
 
 	start=$(cat "$DEMO_SYS/kevent-demo.0/temperature")
 	watch_start --json --attr temperature --path "$SENSOR0"
-	strace_attach openat,openat2,open,pread64,read,write,readlinkat,fstat,newfstatat,close
+	strace_attach -e trace=openat,openat2,open,pread64,read,write,readlinkat,fstat,newfstatat,close
 	# Stopped, the watcher finds the whole burst queued when it goes on.
 	kill -STOP "$WATCH_PID"
 	printf 'notify %s' "$BURST" > "$DEMO_DBG/kevent-demo.0/bench"

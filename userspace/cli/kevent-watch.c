@@ -170,6 +170,12 @@ static int emit(struct watch *w)
 	return output_status();
 }
 
+/* Does @glob hold a wildcard, or is it a name that matches itself alone? */
+static bool has_wildcard(const char *glob)
+{
+	return strpbrk(glob, "*?[\\") != NULL;
+}
+
 static bool glob_match(const char *const *globs, size_t n, const char *s)
 {
 	size_t i;
@@ -177,8 +183,7 @@ static bool glob_match(const char *const *globs, size_t n, const char *s)
 	if (n == 0)
 		return true;
 	for (i = 0; i < n; i++) {
-		/* A name without a wildcard matches itself alone. */
-		if (!strpbrk(globs[i], "*?[\\")) {
+		if (!has_wildcard(globs[i])) {
 			if (strcmp(globs[i], s) == 0)
 				return true;
 		} else if (fnmatch(globs[i], s, 0) == 0) {
@@ -202,7 +207,7 @@ static int apply_attr_filter(const struct watch *w, struct kevent_monitor *m)
 	if (w->opt.n_attr_globs == 0)
 		return 0;
 	for (i = 0; i < w->opt.n_attr_globs; i++)
-		if (strpbrk(w->opt.attr_globs[i], "*?[\\") ||
+		if (has_wildcard(w->opt.attr_globs[i]) ||
 		    kevent_attribute_id(w->opt.attr_globs[i]) < 0)
 			return 0;
 	for (i = 0; i < w->opt.n_attr_globs; i++) {
