@@ -7,6 +7,10 @@
 #   make demo       boot the test VM and show kevent-watch reporting events
 #   make vm-test T=test/vm/watch-json.bats
 #                   rebuild and run one VM test file (the inner loop)
+#   make check-kernels
+#                   the kernel-facing VM suites on every other installed
+#                   kernel (6.1 when make check runs on 6.12), with the
+#                   modules built for each (KVER=RELEASE picks make check's)
 #   make check-debug
 #                   build the debug kernel (KASAN, lockdep, kmemleak,
 #                   failslab, KUnit; cached in build/debug-kernel/) and run
@@ -27,7 +31,7 @@
 #   make clean      remove build output
 
 .PHONY: all deps modules userspace test-modules check check-host check-unit \
-	check-vm demo vm-test debug-kernel check-debug check-debug-all \
+	check-vm check-kernels demo vm-test debug-kernel check-debug check-debug-all \
 	vm-test-debug install uninstall install-dkms bench clean
 
 all: modules userspace
@@ -59,6 +63,9 @@ check-unit: deps userspace
 
 check-vm: deps all test-modules
 	scripts/check vm
+
+check-kernels: deps all test-modules
+	scripts/check kernels
 
 vm-test: deps all test-modules
 	scripts/vm/run-bats $(T)
@@ -103,7 +110,7 @@ INSTALL ?= install
 install-dkms:
 	$(INSTALL) -d $(DESTDIR)$(DKMS_SRCDIR)/include $(DESTDIR)$(DKMS_SRCDIR)/uapi
 	$(INSTALL) -m 0644 $(DKMS_FILES) attributes.txt $(DESTDIR)$(DKMS_SRCDIR)
-	$(INSTALL) -m 0755 scripts/gen-attributes $(DESTDIR)$(DKMS_SRCDIR)
+	$(INSTALL) -m 0755 scripts/gen-attributes kernel/kbuild-failure $(DESTDIR)$(DKMS_SRCDIR)
 	$(INSTALL) -m 0644 kernel/include/*.h $(DESTDIR)$(DKMS_SRCDIR)/include
 	$(INSTALL) -m 0644 kernel/uapi/*.h $(DESTDIR)$(DKMS_SRCDIR)/uapi
 

@@ -12,8 +12,9 @@
  *            state, see kbr_cpu_work()).
  *   power    capacity, status and online of every power supply (a class
  *            interface for the supplies, the power supply notifier for
- *            their changes). A change notification does not say which
- *            property changed: all three are notified.
+ *            their changes), present at load or added later. A change
+ *            notification does not say which property changed: all three
+ *            are notified.
  *
  * The kevent_source API only uses the name of an attribute, so the
  * attributes here are local ones carrying the names of the kernel's.
@@ -32,14 +33,19 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/notifier.h>
+#include <linux/platform_device.h>
 #include <linux/power_supply.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
 #include <kevent.h>
+
+#include "kevent_compat.h"
 
 #define KBR_ATTR(_name) { .name = #_name, .mode = 0444 }
 
@@ -371,7 +377,7 @@ static LIST_HEAD(kbr_psys);
 static DEFINE_MUTEX(kbr_psys_lock);
 
 /* The class interface's add_dev: a power supply appeared */
-static int kbr_psy_add(struct device *dev, struct class_interface *intf)
+static int kbr_psy_add(KEVENT_CLASS_INTF_ARGS(dev))
 {
 	struct kbr_psy *p;
 
@@ -394,7 +400,7 @@ static int kbr_psy_add(struct device *dev, struct class_interface *intf)
 }
 
 /* The class interface's remove_dev: a power supply goes away */
-static void kbr_psy_remove(struct device *dev, struct class_interface *intf)
+static void kbr_psy_remove(KEVENT_CLASS_INTF_ARGS(dev))
 {
 	struct kbr_psy *p, *found = NULL;
 
@@ -415,10 +421,78 @@ static void kbr_psy_remove(struct device *dev, struct class_interface *intf)
 	}
 }
 
+/*
+ * The class interface follows the supplies as they come and go. Its class,
+ * the power supply class, is not visible to modules since 6.9 (see
+ * kevent_compat.h), so it is taken from the device of a supply: one present
+ * at load (kbr_psy_find_present()), or else the first that appears later,
+ * which power_supply_changed() notifies once it is registered. Set once,
+ * under kbr_psy_intf_lock; the class is the power supply core's own, which
+ * outlives this module (it uses the core's notifier).
+ */
 static struct class_interface kbr_psy_intf = {
 	.add_dev	= kbr_psy_add,
 	.remove_dev	= kbr_psy_remove,
 };
+
+static DEFINE_MUTEX(kbr_psy_intf_lock);
+
+/*
+ * kbr_psy_intf_register - register the class interface with the class of
+ * @dev, a power supply's device, unless it is registered already. Calls
+ * kbr_psy_add() for every supply registered now, @dev included.
+ */
+static int kbr_psy_intf_register(struct device *dev)
+{
+	int ret = 0;
+
+	mutex_lock(&kbr_psy_intf_lock);
+	if (!kbr_psy_intf.class) {
+		WRITE_ONCE(kbr_psy_intf.class, dev->class);
+		ret = class_interface_register(&kbr_psy_intf);
+		if (ret)
+			WRITE_ONCE(kbr_psy_intf.class, NULL);
+	}
+	mutex_unlock(&kbr_psy_intf_lock);
+
+	return ret;
+}
+
+static void kbr_psy_intf_unregister(void)
+{
+	mutex_lock(&kbr_psy_intf_lock);
+	if (kbr_psy_intf.class) {
+		/* Calls kbr_psy_remove() for the supplies still registered */
+		class_interface_unregister(&kbr_psy_intf);
+		WRITE_ONCE(kbr_psy_intf.class, NULL);
+	}
+	mutex_unlock(&kbr_psy_intf_lock);
+}
+
+/*
+ * kbr_psy_find_present - the device of a power supply registered now, with
+ * a reference, or NULL. Every registered device is in the kset of all
+ * devices, which the platform bus's device shows; a device stays on its list
+ * until device_del(), so each one found there holds a reference of its own.
+ */
+static struct device *kbr_psy_find_present(void)
+{
+	struct kset *devices = platform_bus.kobj.kset;
+	struct device *dev, *found = NULL;
+	struct kobject *kobj;
+
+	spin_lock(&devices->list_lock);
+	list_for_each_entry(kobj, &devices->list, entry) {
+		dev = kobj_to_dev(kobj);
+		if (dev->class && !strcmp(dev->class->name, "power_supply")) {
+			found = get_device(dev);
+			break;
+		}
+	}
+	spin_unlock(&devices->list_lock);
+
+	return found;
+}
 
 /* Called from power_supply_changed_work(), a blocking notifier chain */
 static int kbr_psy_event(struct notifier_block *nb, unsigned long event,
@@ -430,6 +504,10 @@ static int kbr_psy_event(struct notifier_block *nb, unsigned long event,
 
 	if (event != PSY_EVENT_PROP_CHANGED)
 		return NOTIFY_DONE;
+
+	/* The first supply since load: its class is the one to follow */
+	if (!READ_ONCE(kbr_psy_intf.class) && kbr_psy_intf_register(&psy->dev))
+		pr_warn_ratelimited("power supplies not followed\n");
 
 	mutex_lock(&kbr_psys_lock);
 	list_for_each_entry(p, &kbr_psys, node) {
@@ -451,26 +529,30 @@ static struct notifier_block kbr_psy_nb = {
 
 static int kbr_psy_init(void)
 {
+	struct device *present;
 	int ret;
-
-	/* Calls kbr_psy_add() for the supplies already registered */
-	kbr_psy_intf.class = power_supply_class;
-	ret = class_interface_register(&kbr_psy_intf);
-	if (ret)
-		return ret;
 
 	ret = power_supply_reg_notifier(&kbr_psy_nb);
 	if (ret)
-		class_interface_unregister(&kbr_psy_intf);
+		return ret;
+
+	/* Supplies registered from now on are notified, the others found */
+	present = kbr_psy_find_present();
+	if (present) {
+		ret = kbr_psy_intf_register(present);
+		put_device(present);
+		if (ret)
+			power_supply_unreg_notifier(&kbr_psy_nb);
+	}
 
 	return ret;
 }
 
 static void kbr_psy_exit(void)
 {
+	/* Waits for the notifier calls in progress */
 	power_supply_unreg_notifier(&kbr_psy_nb);
-	/* Calls kbr_psy_remove() for the supplies still registered */
-	class_interface_unregister(&kbr_psy_intf);
+	kbr_psy_intf_unregister();
 }
 
 static int __init kbr_init(void)

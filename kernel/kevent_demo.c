@@ -605,7 +605,6 @@ static const struct file_operations kevent_demo_temperature_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = kevent_demo_temperature_write,
-	.llseek = no_llseek,
 };
 
 static ssize_t kevent_demo_label_write(struct file *file,
@@ -653,7 +652,6 @@ static const struct file_operations kevent_demo_label_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = kevent_demo_label_write,
-	.llseek = no_llseek,
 };
 
 static ssize_t kevent_demo_storm_write(struct file *file,
@@ -697,7 +695,6 @@ static const struct file_operations kevent_demo_storm_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = kevent_demo_storm_write,
-	.llseek = no_llseek,
 };
 
 static ssize_t kevent_demo_unplug_write(struct file *file,
@@ -737,7 +734,6 @@ static const struct file_operations kevent_demo_unplug_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = kevent_demo_unplug_write,
-	.llseek = no_llseek,
 };
 
 static ssize_t kevent_demo_notify_write(struct file *file,
@@ -771,7 +767,6 @@ static const struct file_operations kevent_demo_notify_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = kevent_demo_notify_write,
-	.llseek = no_llseek,
 };
 
 /* A churn thread: notify the temperature from atomic context until told */
@@ -896,7 +891,6 @@ static const struct file_operations kevent_demo_churn_fops = {
 	.open = simple_open,
 	.read = kevent_demo_churn_read,
 	.write = kevent_demo_churn_write,
-	.llseek = no_llseek,
 };
 
 /*
@@ -1032,7 +1026,6 @@ static const struct file_operations kevent_demo_bench_fops = {
 	.open = simple_open,
 	.read = kevent_demo_bench_read,
 	.write = kevent_demo_bench_write,
-	.llseek = no_llseek,
 };
 
 static void kevent_demo_debugfs_init(void)

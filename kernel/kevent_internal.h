@@ -12,6 +12,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include "kevent_compat.h"
 #include "uapi/kevent.h"
 
 struct kernfs_node;
@@ -22,7 +23,7 @@ struct sk_buff;
  * exported in their own namespace, and only by kernels built with KUnit.
  */
 #if IS_ENABLED(CONFIG_KUNIT)
-#define KEVENT_EXPORT_FOR_KUNIT(sym)	EXPORT_SYMBOL_NS_GPL(sym, KEVENT_KUNIT)
+#define KEVENT_EXPORT_FOR_KUNIT(sym)	EXPORT_SYMBOL_NS_GPL(sym, KEVENT_KUNIT_NS)
 #else
 #define KEVENT_EXPORT_FOR_KUNIT(sym)
 #endif

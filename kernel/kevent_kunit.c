@@ -23,7 +23,7 @@
 #include "kevent_internal.h"
 #include "kevent_attrs.h"
 
-MODULE_IMPORT_NS(KEVENT_KUNIT);
+MODULE_IMPORT_NS(KEVENT_KUNIT_NS);
 
 /* Every name of attributes.txt maps to its id and back, in its class */
 static void kevent_test_registry_roundtrip(struct kunit *test)

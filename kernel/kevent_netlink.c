@@ -173,7 +173,7 @@ static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 					struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	struct nlattr *filter = info->attrs[KEVENT_A_CLASS];
+	struct nlattr *filter = kevent_dumpit_attrs(info)[KEVENT_A_CLASS];
 	unsigned long last = cb->args[0];
 	struct kevent_source *src;
 	bool full = false;
@@ -247,7 +247,7 @@ static int kevent_nl_get_replay_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct kevent_replay_dump *ctx = (struct kevent_replay_dump *)cb->ctx;
-	struct nlattr *after = info->attrs[KEVENT_A_SEQ];
+	struct nlattr *after = kevent_dumpit_attrs(info)[KEVENT_A_SEQ];
 
 	ctx->last = after ? nla_get_u64(after) : 0;
 	/* Changed when events are lost within the dump: NLM_F_DUMP_INTR */

@@ -314,3 +314,40 @@ psy_path()
 	run bridge_sources
 	refute_output --partial /power_supply/test_
 }
+
+@test "test_power.ko loaded before the bridge: its supplies get sources at load, notified, and removed when they go" {
+	tp=$KEVENT_TEST_POWER
+	[ -e "$tp" ] || fail "no $tp: run make test-modules"
+	params=/sys/module/test_power/parameters
+	rmmod kevent_bridge
+	insmod "$tp"
+	bridge_load
+	bat=$(psy_path test_battery)
+	ac=$(psy_path test_ac)
+	usb=$(psy_path test_usb)
+
+	run source_classes "$bat"
+	assert_line "capacity power"
+	assert_line "status power"
+	run source_classes "$ac"
+	assert_output "online power"
+	run source_classes "$usb"
+	assert_output "online power"
+
+	watch_start --json --class power
+	echo 17 > "$params/battery_capacity"
+	event_wait "$bat" capacity 17
+	echo discharging > "$params/battery_status"
+	event_wait "$bat" status Discharging
+
+	# Removed with their supplies, while the bridge stays
+	rmmod test_power
+	run bridge_sources
+	refute_output --partial /power_supply/
+	# A supply that appears later is followed with the same class
+	insmod "$tp"
+	run source_classes "$ac"
+	assert_output "online power"
+	echo off > "$params/ac_online"
+	event_wait "$ac" online 0
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kevent: the kernel API changes between the kernels kevent builds for.
+ *
+ * kevent builds from one source for 6.1 (Debian 12), 6.12 (Debian 13 and
+ * Debian 12's newer kernel) and the newest kernel Debian ships. Every test
+ * of the kernel's version is here, and each shim names the change upstream
+ * that it covers; the other files use the shims only.
+ *
+ * Changes that needed no shim, because the newer form also works on 6.1:
+ *   6.12 "fs: remove no_llseek": a file_operations without .llseek is not
+ *	seekable, as it already was since 6.0 ("fs: clear FMODE_LSEEK if no
+ *	llseek function"); the demo's debugfs files leave .llseek out.
+ *   6.9 "power: supply: core: make power_supply_class constant":
+ *	power_supply_class is no longer visible to modules; kevent_bridge
+ *	finds the class through the supplies' devices on every kernel.
+ */
+#ifndef _KEVENT_COMPAT_H
+#define _KEVENT_COMPAT_H
+
+#include <linux/version.h>
+
+/*
+ * 6.6 "genetlink: use struct genl_info for dumps": the attributes of a dump
+ * request moved from struct genl_dumpit_info into its struct genl_info.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define kevent_dumpit_attrs(dumpit_info)	((dumpit_info)->info.attrs)
+#else
+#define kevent_dumpit_attrs(dumpit_info)	((dumpit_info)->attrs)
+#endif
+
+/*
+ * 6.4 "driver core: class: remove struct class_interface * from callbacks":
+ * add_dev() and remove_dev() of a class interface take the device only.
+ * KEVENT_CLASS_INTF_ARGS is their parameter list.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define KEVENT_CLASS_INTF_ARGS(dev)	struct device *dev
+#else
+#define KEVENT_CLASS_INTF_ARGS(dev) \
+	struct device *dev, struct class_interface *intf
+#endif
+
+/*
+ * 6.13 "module: Convert symbol namespace to string literal": the namespace
+ * of EXPORT_SYMBOL_NS_GPL() and MODULE_IMPORT_NS() is a string; before,
+ * an identifier that the macros turned into one.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define KEVENT_KUNIT_NS		"KEVENT_KUNIT"
+#else
+#define KEVENT_KUNIT_NS		KEVENT_KUNIT
+#endif
+
+#endif /* _KEVENT_COMPAT_H */
