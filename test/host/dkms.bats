@@ -1,24 +1,23 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # kernel/dkms.conf: the sources make install-dkms installs are added to DKMS
-# and built for Debian's kernel (scripts/kernel-version), in a DKMS tree of
-# the test's own. The machine's DKMS tree, signing key and modules are not
-# touched.
+# and built for every kernel with headers on the machine (scripts/kernel-version
+# --all: Debian 12's 6.1 and 6.12), in a DKMS tree of the test's own. The
+# machine's DKMS tree, signing key and modules are not touched.
 
 setup_file()
 {
 	load ../test_helper/common
 
 	command -v dkms >/dev/null || return 0
-	kver=$("$KEVENT_TOP/scripts/kernel-version")
+	kvers=$("$KEVENT_TOP/scripts/kernel-version" --all | tr '\n' ' ')
 	version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$KEVENT_TOP/kernel/dkms.conf")
 	stage=$BATS_FILE_TMPDIR/stage
 	tree=$BATS_FILE_TMPDIR/dkms
-	export kver version stage tree
+	export kvers version stage tree
 
-	# The machine's state, compared after the build
-	ls -la --time-style=full-iso /var/lib/dkms "/lib/modules/$kver" \
-		> "$BATS_FILE_TMPDIR/before" 2>&1
+	# The machine's state, compared after the builds
+	machine_state > "$BATS_FILE_TMPDIR/before"
 
 	mkdir -p "$tree"
 	# dkms signs the modules it builds, with a key it creates when there
@@ -26,19 +25,33 @@ setup_file()
 	{
 		make -C "$KEVENT_TOP" install-dkms DESTDIR="$stage" &&
 		dkms add --dkmstree "$tree" --sourcetree "$stage/usr/src" \
-			-m kevent -v "$version" &&
-		mok_signing_key=$tree/mok.key mok_certificate=$tree/mok.pub \
-		dkms build --dkmstree "$tree" --sourcetree "$stage/usr/src" \
-			-m kevent -v "$version" -k "$kver"
+			-m kevent -v "$version"
 	} > "$BATS_FILE_TMPDIR/dkms.log" 2>&1
 	echo $? > "$BATS_FILE_TMPDIR/dkms.status"
+	for kver in $kvers; do
+		mok_signing_key=$tree/mok.key mok_certificate=$tree/mok.pub \
+		dkms build --dkmstree "$tree" --sourcetree "$stage/usr/src" \
+			-m kevent -v "$version" -k "$kver" \
+			> "$BATS_FILE_TMPDIR/dkms-$kver.log" 2>&1
+		echo $? > "$BATS_FILE_TMPDIR/dkms-$kver.status"
+	done
+}
+
+# machine_state: what the builds must leave as it was
+machine_state()
+{
+	local kver
+
+	ls -la --time-style=full-iso /var/lib/dkms 2>&1
+	for kver in $kvers; do
+		ls -la --time-style=full-iso "/lib/modules/$kver" 2>&1
+	done
 }
 
 setup()
 {
 	load ../test_helper/common
-	command -v dkms >/dev/null || skip "dkms is not installed (scripts/deps installs it)"
-	built=$tree/kevent/$version/$kver/$(uname -m)/module
+	command -v dkms >/dev/null || fail "dkms is not installed (scripts/deps installs it)"
 }
 
 @test "dkms.conf ships the modules Kbuild builds but the KUnit tests, at the project's version" {
@@ -56,27 +69,42 @@ setup()
 	assert_success
 }
 
-@test "dkms add and dkms build build every module for the kernel's version" {
+@test "dkms add, then dkms build for each installed kernel: every module, for that kernel" {
 	run cat "$BATS_FILE_TMPDIR/dkms.log"
-	echo "$output"
-	[ "$(cat "$BATS_FILE_TMPDIR/dkms.status")" -eq 0 ]
-	run -0 dkms status --dkmstree "$tree" --sourcetree "$stage/usr/src"
-	assert_output "kevent/$version, $kver, $(uname -m): built"
-	for m in kevent kevent_bridge kevent_demo; do
-		[ -f "$built/$m.ko" ] || fail "$built/$m.ko was not built"
-		run -0 modinfo -F vermagic "$built/$m.ko"
-		assert_output --regexp "^$kver SMP "
-		run -0 modinfo -F name "$built/$m.ko"
-		assert_output "$m"
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/dkms.status")" 0
+	# scripts/deps installs two kernels with headers
+	run wc -w <<<"$kvers"
+	assert_output 2
+	for kver in $kvers; do
+		run cat "$BATS_FILE_TMPDIR/dkms-$kver.log"
+		assert_equal "$kver: $(cat "$BATS_FILE_TMPDIR/dkms-$kver.status")" "$kver: 0"
+		built=$tree/kevent/$version/$kver/$(uname -m)/module
+		# Compressed as the kernel's own modules are (6.12: xz)
+		ext=$(module_ext "$kver")
+		for m in kevent kevent_bridge kevent_demo; do
+			[ -f "$built/$m$ext" ] || fail "$built/$m$ext was not built"
+			run -0 modinfo -F vermagic "$built/$m$ext"
+			assert_equal "${output%% *}" "$kver"
+			run -0 modinfo -F name "$built/$m$ext"
+			assert_output "$m"
+		done
+		run ls "$built"
+		assert_output "$(printf "%s$ext\\n" kevent kevent_bridge kevent_demo)"
 	done
-	run ls "$built"
-	assert_output "$(printf '%s\n' kevent.ko kevent_bridge.ko kevent_demo.ko)"
+	run -0 dkms status --dkmstree "$tree" --sourcetree "$stage/usr/src"
+	for kver in $kvers; do
+		assert_line "kevent/$version, $kver, $(uname -m): built"
+	done
 }
 
 @test "the DKMS source tree builds on its own: attributes.txt and gen-attributes beside Kbuild" {
 	src=$stage/usr/src/kevent-$version
-	[ -f "$src/attributes.txt" ] && [ -x "$src/gen-attributes" ]
-	[ -f "$src/uapi/kevent.h" ] && [ -f "$src/include/kevent.h" ]
+	for f in attributes.txt uapi/kevent.h include/kevent.h kevent_compat.h; do
+		[ -f "$src/$f" ] || fail "no $src/$f"
+	done
+	for f in gen-attributes kbuild-failure; do
+		[ -x "$src/$f" ] || fail "$src/$f is not executable"
+	done
 	# Nothing of the build tree came along
 	run find "$src" \( -name '*.o' -o -name '*.ko' -o -name '*.cmd' \
 		-o -name kevent_attrs.h -o -name '*.mod.c' \)
@@ -85,10 +113,12 @@ setup()
 	assert_success
 }
 
-@test "the build leaves the machine's DKMS tree, signing key and modules as they were" {
-	run ls -la --time-style=full-iso /var/lib/dkms "/lib/modules/$kver"
+@test "the builds leave the machine's DKMS tree, signing key and modules as they were" {
+	run machine_state
 	assert_output "$(cat "$BATS_FILE_TMPDIR/before")"
-	[ -f "$tree/mok.key" ]
-	run modinfo -F signer "$built/kevent.ko"
-	assert_output 'DKMS module signing key'
+	[ -f "$tree/mok.key" ] || fail "no $tree/mok.key"
+	for kver in $kvers; do
+		run modinfo -F signer "$tree/kevent/$version/$kver/$(uname -m)/module/kevent$(module_ext "$kver")"
+		assert_output 'DKMS module signing key'
+	done
 }

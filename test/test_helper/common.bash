@@ -8,6 +8,16 @@ bats_load_library bats-assert
 KEVENT_TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 export KEVENT_TOP
 
+# module_ext KVER: the file name extension of KVER's modules: .ko, or
+# .ko.xz, .ko.gz, .ko.zst when the kernel compresses them
+module_ext()
+{
+	local ext
+
+	ext=$(find "/lib/modules/$1/kernel" -name '*.ko*' -print -quit)
+	echo ".ko${ext##*.ko}"
+}
+
 # assert_stderr_line TEXT: the stderr of the last `run --separate-stderr`
 # has a line equal to TEXT (bats-assert 2.0 has no assert_stderr).
 assert_stderr_line()
