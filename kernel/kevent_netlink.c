@@ -364,7 +364,21 @@ static const struct nla_policy kevent_get_replay_policy[KEVENT_A_SEQ + 1] = {
 	[KEVENT_A_SEQ] = { .type = NLA_U64 },
 };
 
-/* Requests without a policy take no attributes: the core rejects any */
+/*
+ * GET_STATS takes no attribute: every type of the family is rejected, by a
+ * policy as long as the family's. Without a policy of its own the op would
+ * get the core's reject-all policy (6.2 and later), a single entry, with the
+ * family's maxattr: validating a request that carries an attribute then
+ * reads past that entry (KASAN: global-out-of-bounds in
+ * __nla_validate_parse(), seen on 7.3).
+ */
+static const struct nla_policy kevent_get_stats_policy[KEVENT_A_MAX + 1] = {
+	[KEVENT_A_UNSPEC ... KEVENT_A_MAX] = {
+		.type = NLA_REJECT,
+		.reject_message = "GET_STATS takes no attribute",
+	},
+};
+
 static const struct genl_ops kevent_ops[] = {
 	{
 		.cmd		= KEVENT_CMD_GET_SOURCES,
@@ -382,6 +396,8 @@ static const struct genl_ops kevent_ops[] = {
 	{
 		.cmd		= KEVENT_CMD_GET_STATS,
 		.doit		= kevent_nl_get_stats_doit,
+		.policy		= kevent_get_stats_policy,
+		.maxattr	= ARRAY_SIZE(kevent_get_stats_policy) - 1,
 	},
 };
 

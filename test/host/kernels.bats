@@ -38,6 +38,7 @@ build_copy()
 	run -0 scripts/kernel-version --all
 	oldest=${lines[0]}
 	newest=${lines[-1]}
+	[ "$oldest" != "$newest" ] || fail "one kernel installed: $newest (scripts/deps installs two)"
 	run -0 env -u KVER -u KDIR KEVENT_VM_ONLY=1 scripts/kernel-version
 	assert_output "$newest"
 	run -0 env -u KDIR KVER="$oldest" scripts/kernel-version

@@ -27,6 +27,22 @@ config_has()
 	assert_output --regexp "^$(uname -r) "
 }
 
+@test "the debug kernel is the newest kernel source Debian ships, newer than every stock kernel installed" {
+	run -0 ls "$KEVENT_TOP"/build/kernel-source/
+	src=$(printf '%s\n' "${lines[@]}" | sed -n 's/^linux-source-\([0-9.]*\)\.tar\.xz$/\1/p')
+	[ -n "$src" ] || fail "no linux-source-X.Y.tar.xz in build/kernel-source/: $output"
+	run uname -r
+	assert_output --regexp "^${src//./\\.}(\.[0-9]+)?-kevent-debug$"
+	run -0 "$KEVENT_TOP/scripts/kernel-version" --all
+	for stock in "${lines[@]}"; do
+		stock=$(cut -d. -f1,2 <<<"$stock")
+		newest=$(printf '%s\n' "$stock" "$src" | sort -V | tail -n 1)
+		if [ "$newest" != "$src" ] || [ "$stock" = "$src" ]; then
+			fail "linux-source-$src is not newer than the stock $stock"
+		fi
+	done
+}
+
 @test "the kernel is built with KASAN, lockdep, RCU and sleep checks, kmemleak, fault injection and KUnit" {
 	[ -e /proc/config.gz ] || fail "no /proc/config.gz"
 	config_has CONFIG_KASAN=y

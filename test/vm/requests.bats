@@ -119,10 +119,13 @@ answered()
 	refused EINVAL "" "${SOURCES[@]}" path:str:/devices/platform
 	refused EINVAL "" "${REPLAY[@]}" class:u32:2
 	refused EINVAL "" "${REPLAY[@]}" attr-name:str:temperature
-	# GET_STATS takes no attribute at all
-	refused EINVAL "" "${STATS[@]}" seq:u64:1
-	refused EINVAL "" "${STATS[@]}" class:u32:2
-	refused EINVAL "" "${STATS[@]}" stat-sent:u64:1
+	# GET_STATS takes no attribute at all, not even those of its answer
+	refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" seq:u64:1
+	refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" class:u32:2
+	for a in stat-sent stat-coalesced stat-failed stat-unrecorded; do
+		refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" "$a:u64:1"
+	done
+	refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" stat-sources:u32:1
 }
 
 @test "a value of the wrong size or an oversize one is refused: EINVAL with a message; one out of range: ERANGE" {
@@ -146,7 +149,7 @@ answered()
 	# A path longer than any, where no request takes one
 	long=$(printf '/%04095d' 0)
 	refused EINVAL "Unknown attribute type" "${SOURCES[@]}" "path:str:$long"
-	refused EINVAL "Unknown attribute type" "${STATS[@]}" "path:str:$long"
+	refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" "path:str:$long"
 
 	# A class beyond the last one
 	refused ERANGE "integer out of range" "${SOURCES[@]}" class:u32:6
