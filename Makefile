@@ -46,10 +46,11 @@ modules: deps
 userspace: deps
 	$(MAKE) -C userspace
 
-# Modules the VM tests load besides kevent's: the kernel's test_power.ko;
-# and the small netlink programs of test/tools
-test-modules: deps
+# Modules the VM tests load besides kevent's: the kernel's test_power.ko and
+# kevent_test.ko (test/kernel/); and the small netlink programs of test/tools
+test-modules: deps modules
 	scripts/build-test-power
+	scripts/build-test-driver
 	$(MAKE) -C test/tools
 
 check: deps all test-modules

@@ -53,4 +53,22 @@
 #define KEVENT_KUNIT_NS		KEVENT_KUNIT
 #endif
 
+/*
+ * 6.13 "hrtimers: Introduce hrtimer_setup() to replace hrtimer_init()":
+ * the callback is set with the timer; hrtimer_init() is gone since. Used by
+ * the test driver (test/kernel/kevent_test.c).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#include <linux/hrtimer.h>
+
+static inline void
+hrtimer_setup(struct hrtimer *timer,
+	      enum hrtimer_restart (*function)(struct hrtimer *),
+	      clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+}
+#endif
+
 #endif /* _KEVENT_COMPAT_H */

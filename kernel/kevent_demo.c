@@ -15,8 +15,10 @@
  *                failing with its error
  *   churn        write N: for N seconds, remove the temperature source and
  *                add it again, over and over, while a thread on each of two
- *                CPUs notifies it from atomic context; read: what the last
- *                run did ("cycles C notifies N failures F")
+ *                CPUs notifies it from atomic context; the write fails
+ *                with ENODEV when the driver is unbound meanwhile, which
+ *                ends it; read: what the last run did ("cycles C notifies
+ *                N failures F")
  *   bench        write "METHOD N": N times, increment the temperature and
  *                announce it with METHOD, timing the loop; read: the result
  *                of the last run ("METHOD N TOTAL_NS NS_PER_OP"). METHOD is
@@ -119,6 +121,10 @@ struct kevent_demo_bench {
  * @label_len: length of @label
  * @unplugged: the device is going away; its attributes read -ENODEV
  * @src: the attributes' event sources while the driver is bound
+ * @src_lock: serialises adding and removing the temperature source: the
+ *	churn control against the driver's detach; taken before @lock
+ * @bound: the driver is bound and the temperature source is there or being
+ *	churned; under @src_lock
  * @temp_max: the hwmon temp1_max, millidegrees Celsius
  * @alarm: the hwmon temp1_alarm as last computed: @temperature > @temp_max
  * @hwmon: the hwmon device while the driver is bound, else NULL
@@ -134,6 +140,8 @@ struct kevent_demo_sensor {
 	size_t label_len;
 	bool unplugged;
 	struct kevent_source *src[KEVENT_DEMO_NR_ATTRS];
+	struct mutex src_lock;	/* protects @bound */
+	bool bound;
 	int temp_max;
 	bool alarm;
 	struct device *hwmon;
@@ -461,9 +469,18 @@ kevent_demo_take_temperature(struct kevent_demo_sensor *s)
 	return src;
 }
 
+/*
+ * The driver detaches: remove the temperature source, after a churn cycle
+ * in progress, and stop the churn from adding it again.
+ */
 static void kevent_demo_remove_temperature(void *data)
 {
-	kevent_source_remove(kevent_demo_take_temperature(data));
+	struct kevent_demo_sensor *s = data;
+
+	mutex_lock(&s->src_lock);
+	s->bound = false;
+	kevent_source_remove(kevent_demo_take_temperature(s));
+	mutex_unlock(&s->src_lock);
 }
 
 static int kevent_demo_probe(struct platform_device *pdev)
@@ -527,9 +544,12 @@ static int kevent_demo_probe(struct platform_device *pdev)
 				     PTR_ERR(src[KEVENT_DEMO_ATTR_TEMPERATURE]),
 				     "cannot annotate temperature\n");
 
+	mutex_lock(&s->src_lock);
 	spin_lock_irqsave(&s->lock, flags);
 	memcpy(s->src, src, sizeof(s->src));
 	spin_unlock_irqrestore(&s->lock, flags);
+	s->bound = true;
+	mutex_unlock(&s->src_lock);
 
 	/* Released first: takes the temperature source out, then removes it */
 	ret = devm_add_action_or_reset(dev, kevent_demo_remove_temperature, s);
@@ -789,34 +809,61 @@ static int kevent_demo_churn_notify(void *data)
 }
 
 /*
- * Remove the temperature source of @s and add it again until @end.
- * Return: whether the source is there at the end.
+ * Remove the temperature source of @s and add it again, once, unless the
+ * driver is detached (or detaching): a source added then would never be
+ * removed. Return: 0, -ENODEV when detached, -ENOMEM when adding failed.
  */
-static bool kevent_demo_churn_cycle(struct kevent_demo_sensor *s,
-				    unsigned long end)
+static int kevent_demo_churn_once(struct kevent_demo_sensor *s)
 {
 	struct kobject *kobj = &s->pdev->dev.kobj;
 	struct kevent_source *src;
 	unsigned long flags;
-	bool present = true;
+	int ret = 0;
+
+	mutex_lock(&s->src_lock);
+	if (!s->bound) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
+
+	kevent_source_remove(kevent_demo_take_temperature(s));
+
+	src = kevent_source_add(kobj, kevent_demo_attrs[KEVENT_DEMO_ATTR_TEMPERATURE]);
+	if (IS_ERR(src)) {
+		kevent_demo_churn_result.failures++;
+		ret = -ENOMEM;
+	} else {
+		spin_lock_irqsave(&s->lock, flags);
+		s->src[KEVENT_DEMO_ATTR_TEMPERATURE] = src;
+		spin_unlock_irqrestore(&s->lock, flags);
+	}
+	kevent_demo_churn_result.cycles++;
+
+out_unlock:
+	mutex_unlock(&s->src_lock);
+
+	return ret;
+}
+
+/*
+ * Remove the temperature source of @s and add it again until @end, or
+ * until the driver is detached from the sensor.
+ * Return: 0 if the source is there at the end, -ENOMEM if adding it failed
+ * the last time, -ENODEV if the driver was detached.
+ */
+static int kevent_demo_churn_cycle(struct kevent_demo_sensor *s,
+				   unsigned long end)
+{
+	int ret = 0;
 
 	while (time_before(jiffies, end) && !fatal_signal_pending(current)) {
-		kevent_source_remove(kevent_demo_take_temperature(s));
-
-		src = kevent_source_add(kobj, kevent_demo_attrs[KEVENT_DEMO_ATTR_TEMPERATURE]);
-		present = !IS_ERR(src);
-		if (!present) {
-			kevent_demo_churn_result.failures++;
-		} else {
-			spin_lock_irqsave(&s->lock, flags);
-			s->src[KEVENT_DEMO_ATTR_TEMPERATURE] = src;
-			spin_unlock_irqrestore(&s->lock, flags);
-		}
-		kevent_demo_churn_result.cycles++;
+		ret = kevent_demo_churn_once(s);
+		if (ret == -ENODEV)
+			break;
 		cond_resched();
 	}
 
-	return present;
+	return ret;
 }
 
 static ssize_t kevent_demo_churn_write(struct file *file,
@@ -860,8 +907,7 @@ static ssize_t kevent_demo_churn_write(struct file *file,
 	}
 
 	/* The source is back, unless adding it failed the last time */
-	if (!kevent_demo_churn_cycle(s, jiffies + secs * HZ))
-		ret = -ENOMEM;
+	ret = kevent_demo_churn_cycle(s, jiffies + secs * HZ);
 
 out_stop:
 	while (n--)
@@ -1096,6 +1142,7 @@ static int __init kevent_demo_init(void)
 		struct kevent_demo_sensor *s = &kevent_demo_sensors[i];
 
 		spin_lock_init(&s->lock);
+		mutex_init(&s->src_lock);
 		INIT_WORK(&s->alarm_work, kevent_demo_alarm_work);
 		s->temperature = KEVENT_DEMO_TEMPERATURE;
 		s->temp_max = KEVENT_DEMO_TEMP_MAX;

@@ -13,6 +13,7 @@
 #include <linux/workqueue.h>
 
 #include "kevent_compat.h"
+#include "include/kevent.h"
 #include "uapi/kevent.h"
 
 struct kernfs_node;
@@ -30,37 +31,6 @@ struct sk_buff;
 
 /* Longest coalescing window the coalesce_ms module parameter allows */
 #define KEVENT_COALESCE_MS_MAX		10000
-
-/**
- * struct kevent_source - an annotated attribute
- * @node: entry in &kevent_sources, in order of @id
- * @hnode: entry in the table of sources by @kn, which refuses a second
- *	source of an attribute without walking every source
- * @id: unique and increasing, lets a sources dump resume after any entry
- * @work: sends the event and wakes poll()ers of the attribute, at once or
- *	when the source's coalescing window ends
- * @pending: notifications not yet reported
- * @last_sent: CLOCK_BOOTTIME of the last event the work sent, nanoseconds;
- *	only the work uses it
- * @sent: the work has sent an event, @last_sent is valid
- * @kn: the attribute's kernfs node, referenced
- * @path: kobject path below /sys, taken when the source was added
- * @attr_id: registry id of the attribute's name
- * @class: class of its events
- */
-struct kevent_source {
-	struct list_head node;
-	struct hlist_node hnode;
-	unsigned long id;
-	struct delayed_work work;
-	atomic_t pending;
-	u64 last_sent;
-	bool sent;
-	struct kernfs_node *kn;
-	char *path;
-	u32 attr_id;
-	enum kevent_class class;
-};
 
 /**
  * struct kevent_record - an event, as sent and as held for late listeners
@@ -111,7 +81,7 @@ int kevent_replay_record(const struct kevent_record *rec);
 int kevent_replay_foreach(u64 after,
 			  int (*fn)(const struct kevent_record *rec,
 				    void *data),
-			  void *data);
+			  void *data, bool *ret_evicted);
 
 /* kevent_netlink.c */
 int kevent_netlink_init(void);

@@ -106,6 +106,13 @@ KEVENT_EXPORT_FOR_KUNIT(kevent_put_event);
  * not built; it then counts as sent. An event that cannot be sent still uses
  * its numbers, so that listeners see a gap.
  *
+ * An event counts as failed when its message cannot be built or copied for
+ * its listeners. A listener whose receive buffer is full misses it and
+ * learns so itself (ENOBUFS); that is its own overrun, not a failure of the
+ * event, even when it asked for broadcast errors. The message is handed to
+ * the listeners without sleeping: a listener that does not read can neither
+ * make this wait nor make it yield the CPU while the lock below is held.
+ *
  * Context: Process context.
  * Return: the event's timestamp, CLOCK_BOOTTIME nanoseconds.
  */
@@ -149,8 +156,13 @@ u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
 
 	genlmsg_end(msg, hdr);
 
-	ret = genlmsg_multicast(&kevent_family, msg, 0, class, GFP_KERNEL);
-	if (ret && ret != -ESRCH)
+	/*
+	 * -ESRCH: the listeners left meanwhile. -ENOBUFS: some listener missed
+	 * the event, a full one or, with GFP_NOWAIT, one the copy failed for;
+	 * the others have it, and netlink_overrun() told each that missed it.
+	 */
+	ret = genlmsg_multicast(&kevent_family, msg, 0, class, GFP_NOWAIT);
+	if (ret && ret != -ESRCH && ret != -ENOBUFS)
 		atomic64_inc(&kevent_stat_failed);
 	else
 		atomic64_inc(&kevent_stat_sent);
@@ -235,13 +247,29 @@ static_assert(sizeof(struct kevent_replay_dump) <=
  * struct kevent_replay_fill - one part of a replay dump
  * @skb: the message being filled
  * @cb: the dump
- * @resumed: no event was looked at yet in this part, and it is not the first
+ * @evicted: events newer than the last one sent have left the ring; set
+ *	before the first event is filled in
+ * @resumed: the part follows another, and the loss is not looked at yet
  */
 struct kevent_replay_fill {
 	struct sk_buff *skb;
 	struct netlink_callback *cb;
+	bool evicted;
 	bool resumed;
 };
+
+/*
+ * Events newer than the last one sent that left the ring since the part
+ * before are lost to the dump: it is marked interrupted (NLM_F_DUMP_INTR)
+ * from the first message of this part on. A gap in the ring that was there
+ * already, an event the ring could not record, is no loss of the dump.
+ */
+static void kevent_replay_check_lost(struct kevent_replay_fill *fill)
+{
+	if (fill->resumed && fill->evicted)
+		fill->cb->seq++;
+	fill->resumed = false;
+}
 
 static int kevent_nl_get_replay_start(struct netlink_callback *cb)
 {
@@ -264,10 +292,7 @@ static int kevent_replay_fill_one(const struct kevent_record *entry,
 	struct kevent_replay_dump *ctx = (struct kevent_replay_dump *)cb->ctx;
 	void *hdr;
 
-	/* Events that left the ring between two parts of the dump are lost */
-	if (fill->resumed && entry->seq != ctx->last + 1)
-		cb->seq++;
-	fill->resumed = false;
+	kevent_replay_check_lost(fill);
 
 	hdr = genlmsg_put(fill->skb, NETLINK_CB(cb->skb).portid,
 			  cb->nlh->nlmsg_seq, &kevent_family, NLM_F_MULTI,
@@ -298,8 +323,10 @@ static int kevent_nl_get_replay_dumpit(struct sk_buff *skb,
 	};
 	int ret;
 
-	ret = kevent_replay_foreach(ctx->last, kevent_replay_fill_one, &fill);
-
+	ret = kevent_replay_foreach(ctx->last, kevent_replay_fill_one, &fill,
+				    &fill.evicted);
+	/* No event left to send: the loss marks the end of the dump */
+	kevent_replay_check_lost(&fill);
 	/* An event too large for an empty message would never be sent */
 	if (ret && !skb->len)
 		return ret;
@@ -414,8 +441,26 @@ static struct genl_family kevent_family __ro_after_init = {
 	.n_mcgrps	= ARRAY_SIZE(kevent_mcgrps),
 };
 
+/*
+ * The largest event message: a path of KEVENT_PATH_MAX - 1 bytes and an
+ * attribute name of KEVENT_ATTR_NAME_MAX - 1, in one netlink message.
+ */
+#define KEVENT_EVENT_MSG_MAX						\
+	nlmsg_total_size(GENL_HDRLEN +					\
+			 3 * nla_total_size_64bit(sizeof(u64)) +	\
+			 4 * nla_total_size(sizeof(u32)) +		\
+			 nla_total_size(KEVENT_PATH_MAX) +		\
+			 nla_total_size(KEVENT_ATTR_NAME_MAX))
+
 int __init kevent_netlink_init(void)
 {
+	/*
+	 * Every event fits in a dump part of the smallest size netlink
+	 * allocates, so that a dump never stops at an entry too large for it,
+	 * and in a receive buffer of one page.
+	 */
+	BUILD_BUG_ON(KEVENT_EVENT_MSG_MAX > NLMSG_GOODSIZE);
+
 	return genl_register_family(&kevent_family);
 }
 

@@ -11,6 +11,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/error-injection.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -46,6 +47,8 @@ static struct kevent_record *kevent_replay_ring;
 static unsigned int kevent_replay_size;
 static unsigned int kevent_replay_head;	/* the oldest entry */
 static unsigned int kevent_replay_count;
+/* Sequence number of the newest event dropped to make room, 0 for none */
+static u64 kevent_replay_evicted;
 
 /* The entry at position @pos, counted from the start of the array, mod size */
 static struct kevent_record *kevent_replay_entry(unsigned int pos)
@@ -88,6 +91,7 @@ void kevent_replay_exit(void)
 	kevent_replay_ring = NULL;
 	kevent_replay_size = 0;
 	kevent_replay_count = 0;
+	kevent_replay_evicted = 0;
 }
 
 /**
@@ -122,6 +126,7 @@ int kevent_replay_record(const struct kevent_record *rec)
 	} else {
 		/* Full: the oldest entry makes room */
 		entry = kevent_replay_entry(kevent_replay_head);
+		kevent_replay_evicted = entry->seq;
 		kevent_replay_head = (kevent_replay_head + 1) %
 				     kevent_replay_size;
 	}
@@ -134,6 +139,8 @@ int kevent_replay_record(const struct kevent_record *rec)
 
 	return 0;
 }
+/* Fault injection (fail_function) can make it fail, as the tests do */
+ALLOW_ERROR_INJECTION(kevent_replay_record, ERRNO);
 
 /**
  * kevent_replay_memory - memory the ring takes
@@ -163,6 +170,8 @@ size_t kevent_replay_memory(unsigned int *ret_count)
  * @after: visit only the events with a sequence number greater than this
  * @fn: called for each event under the ring's lock; a non-zero return stops
  * @data: passed to @fn
+ * @ret_evicted: set, before @fn is first called, to whether events with a
+ *	sequence number greater than @after were dropped to make room
  *
  * Context: Process context; @fn must not sleep for long or record events.
  * Return: what @fn returned last, 0 if it was not called.
@@ -170,12 +179,13 @@ size_t kevent_replay_memory(unsigned int *ret_count)
 int kevent_replay_foreach(u64 after,
 			  int (*fn)(const struct kevent_record *rec,
 				    void *data),
-			  void *data)
+			  void *data, bool *ret_evicted)
 {
 	unsigned int lo = 0, hi, mid;
 	int ret = 0;
 
 	mutex_lock(&kevent_replay_lock);
+	*ret_evicted = kevent_replay_evicted > after;
 
 	/* The ring is sorted: find the first event newer than @after */
 	hi = kevent_replay_count;

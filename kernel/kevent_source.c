@@ -31,15 +31,28 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/wait_bit.h>
 
 #include <kevent.h>
 
 #include "kevent_internal.h"
 
+static void kevent_sources_recheck_windows(void);
+
+/*
+ * A new window applies to the windows open too: the sources waiting for
+ * theirs to end look at it again now (a longer one sends nothing earlier).
+ */
 static int kevent_coalesce_param_set(const char *val,
 				     const struct kernel_param *kp)
 {
-	return param_set_uint_minmax(val, kp, 0, KEVENT_COALESCE_MS_MAX);
+	int ret;
+
+	ret = param_set_uint_minmax(val, kp, 0, KEVENT_COALESCE_MS_MAX);
+	if (!ret)
+		kevent_sources_recheck_windows();
+
+	return ret;
 }
 
 static const struct kernel_param_ops kevent_coalesce_param_ops = {
@@ -187,12 +200,245 @@ static void kevent_source_flush(struct kevent_source *src)
 	kevent_source_send(src);
 }
 
-static void kevent_source_free(struct kevent_source *src)
+/*
+ * Make every source waiting for the end of its coalescing window look at the
+ * window again. Sources waiting with nothing pending are left be.
+ */
+static void kevent_sources_recheck_windows(void)
 {
+	struct kevent_source *src;
+
+	mutex_lock(&kevent_sources_lock);
+	list_for_each_entry(src, &kevent_sources, node)
+		if (delayed_work_pending(&src->work))
+			mod_delayed_work(kevent_wq, &src->work, 0);
+	mutex_unlock(&kevent_sources_lock);
+}
+
+/**
+ * kevent_source_register_class - annotate an attribute, in a source the
+ *	caller owns, as a source of a class
+ * @src: the source, zeroed or unregistered; it must stay allocated until
+ *	nothing can notify it any more, after kevent_source_unregister()
+ * @kobj: the kobject, already in sysfs
+ * @attr: one of @kobj's attributes; its name must be in the registry
+ * @class: class of the source's events, in place of the registry's
+ *
+ * As kevent_source_register(), for an attribute whose events belong to
+ * another class than the registry gives its name, such as the online
+ * attribute of a power supply.
+ *
+ * Context: Process context.
+ * Return: 0, or an error as kevent_source_register(); also -EINVAL if
+ * @class is greater than %KEVENT_CLASS_MAX.
+ */
+int kevent_source_register_class(struct kevent_source *src,
+				 struct kobject *kobj,
+				 const struct attribute *attr,
+				 enum kevent_class class)
+{
+	struct kevent_source *iter;
+	struct kernfs_node *kn;
+	int attr_id;
+	char *path;
+	int ret;
+
+	might_sleep();
+
+	if (!src || !kobj || !attr || class > KEVENT_CLASS_MAX)
+		return -EINVAL;
+
+	attr_id = kevent_registry_lookup(attr->name);
+	if (attr_id < 0)
+		return attr_id;
+
+	kn = kevent_find_attr(kobj, attr->name);
+	if (IS_ERR(kn))
+		return PTR_ERR(kn);
+
+	path = kevent_get_path(kobj);
+	if (IS_ERR(path)) {
+		ret = PTR_ERR(path);
+		goto out_put_kn;
+	}
+
+	INIT_DELAYED_WORK(&src->work, kevent_source_work);
+	atomic_set(&src->pending, 0);
+	src->last_sent = 0;
+	src->sent = false;
+	src->kn = kn;
+	src->path = path;
+	src->attr_id = attr_id;
+	src->class = class;
+
+	mutex_lock(&kevent_sources_lock);
+	hash_for_each_possible(kevent_sources_by_kn, iter, hnode,
+			       (unsigned long)kn) {
+		if (iter->kn == kn) {
+			mutex_unlock(&kevent_sources_lock);
+			ret = -EEXIST;
+			goto out_free_path;
+		}
+	}
+	src->id = ++kevent_sources_next_id;
+	list_add_tail(&src->node, &kevent_sources);
+	hash_add(kevent_sources_by_kn, &src->hnode, (unsigned long)kn);
+	kevent_sources_count++;
+	kevent_sources_gen++;
+	/* Notifications count from here: the source is whole */
+	atomic_set_release(&src->users, 1);
+	mutex_unlock(&kevent_sources_lock);
+
+	return 0;
+
+out_free_path:
+	src->kn = NULL;
+	src->path = NULL;
+	kfree(path);
+out_put_kn:
+	kernfs_put(kn);
+
+	return ret;
+}
+EXPORT_SYMBOL_GPL(kevent_source_register_class);
+
+/**
+ * kevent_source_register - annotate an attribute as an event source, in a
+ *	source the caller owns
+ * @src: the source, zeroed or unregistered, typically embedded in the
+ *	driver's data; it must stay allocated until nothing can notify it any
+ *	more, after kevent_source_unregister()
+ * @kobj: the kobject, already in sysfs
+ * @attr: one of @kobj's attributes; its name must be in the registry
+ *
+ * The source is listed in the sources dump until kevent_source_unregister().
+ * Its events belong to the class the registry gives the attribute's name.
+ * The kobject's path is taken now: a kobject that is renamed or moved must
+ * have its sources unregistered and registered again.
+ *
+ * A source the driver owns can be notified before it is registered, while
+ * it is unregistered and after: nothing happens then. So an interrupt or a
+ * timer that notifies it may outlive the registration, as long as it stops
+ * before the memory holding @src is freed.
+ *
+ * Context: Process context.
+ * Return: 0, or -EINVAL if the attribute's name is not in the registry or
+ * contains a '/', -ENOENT if @kobj has no such attribute file, -EEXIST if
+ * it is already a source, -ENAMETOOLONG if the kobject's path is
+ * %KEVENT_PATH_MAX bytes or longer, -ENOMEM.
+ */
+int kevent_source_register(struct kevent_source *src, struct kobject *kobj,
+			   const struct attribute *attr)
+{
+	int attr_id;
+
+	if (!attr)
+		return -EINVAL;
+
+	attr_id = kevent_registry_lookup(attr->name);
+	if (attr_id < 0)
+		return attr_id;
+
+	return kevent_source_register_class(src, kobj, attr,
+					    kevent_registry_class(attr_id));
+}
+EXPORT_SYMBOL_GPL(kevent_source_register);
+
+/* Take @src off the list of sources, under kevent_sources_lock */
+static void kevent_source_unlist(struct kevent_source *src)
+{
+	lockdep_assert_held(&kevent_sources_lock);
+
+	list_del(&src->node);
+	hash_del(&src->hnode);
+	kevent_sources_count--;
+	kevent_sources_gen++;
+}
+
+/*
+ * Close @src to new notifications, wait for those in flight, send the event
+ * of those counted, and release what the source holds. @src is unlisted.
+ */
+static void kevent_source_close(struct kevent_source *src)
+{
+	/*
+	 * A notifier holds a use while it touches the source: once the
+	 * registration's own use is dropped, new ones fail, and the last
+	 * notifier in flight wakes this.
+	 */
+	if (!atomic_dec_and_test(&src->users))
+		wait_var_event(&src->users, !atomic_read(&src->users));
+
+	kevent_source_flush(src);
+
 	kernfs_put(src->kn);
 	kfree(src->path);
-	kfree(src);
+	src->kn = NULL;
+	src->path = NULL;
 }
+
+/**
+ * kevent_source_unregister - remove an event source the caller owns
+ * @src: source registered with kevent_source_register()
+ *
+ * Waits until the event of a notification made before the call is sent,
+ * ending the source's coalescing window early: none is dropped. A
+ * notification made during the call or after it does nothing, and the call
+ * waits for those in flight: @src itself may be freed once nothing can
+ * notify it any more.
+ *
+ * Context: Process context.
+ */
+void kevent_source_unregister(struct kevent_source *src)
+{
+	might_sleep();
+
+	mutex_lock(&kevent_sources_lock);
+	kevent_source_unlist(src);
+	mutex_unlock(&kevent_sources_lock);
+
+	kevent_source_close(src);
+}
+EXPORT_SYMBOL_GPL(kevent_source_unregister);
+
+static void kevent_source_devm_unregister(void *src)
+{
+	kevent_source_unregister(src);
+}
+
+/**
+ * devm_kevent_source_register - annotate a device attribute as an event
+ *	source, in a source the driver owns
+ * @dev: the device, already in sysfs
+ * @src: the source, zeroed, typically in the driver's devm_kzalloc()ed data
+ * @attr: one of @dev's attributes; its name must be in the registry
+ *
+ * As kevent_source_register() for @dev's kobject; the source is
+ * unregistered when the driver is detached from @dev. devm actions run in
+ * reverse order, so an interrupt requested with devm before this call may
+ * still notify @src after it is unregistered: that does nothing, and is
+ * safe as long as @src lives in memory that is released after the
+ * interrupt, such as the driver's data allocated before it.
+ *
+ * Context: Process context.
+ * Return: 0, or an error as kevent_source_register().
+ */
+int devm_kevent_source_register(struct device *dev, struct kevent_source *src,
+				const struct attribute *attr)
+{
+	int ret;
+
+	if (!dev)
+		return -EINVAL;
+
+	ret = kevent_source_register(src, &dev->kobj, attr);
+	if (ret)
+		return ret;
+
+	return devm_add_action_or_reset(dev, kevent_source_devm_unregister,
+					src);
+}
+EXPORT_SYMBOL_GPL(devm_kevent_source_register);
 
 /**
  * kevent_source_add_class - annotate an attribute as a source of a class
@@ -212,68 +458,21 @@ struct kevent_source *kevent_source_add_class(struct kobject *kobj,
 					      const struct attribute *attr,
 					      enum kevent_class class)
 {
-	struct kevent_source *src, *iter;
-	struct kernfs_node *kn;
-	int attr_id;
-	char *path;
+	struct kevent_source *src;
 	int ret;
 
-	might_sleep();
-
-	if (!kobj || !attr || class > KEVENT_CLASS_MAX)
-		return ERR_PTR(-EINVAL);
-
-	attr_id = kevent_registry_lookup(attr->name);
-	if (attr_id < 0)
-		return ERR_PTR(attr_id);
-
-	kn = kevent_find_attr(kobj, attr->name);
-	if (IS_ERR(kn))
-		return ERR_CAST(kn);
-
-	path = kevent_get_path(kobj);
-	if (IS_ERR(path)) {
-		ret = PTR_ERR(path);
-		goto out_put_kn;
-	}
-
 	src = kzalloc(sizeof(*src), GFP_KERNEL);
-	if (!src) {
-		ret = -ENOMEM;
-		goto out_free_path;
-	}
-	INIT_DELAYED_WORK(&src->work, kevent_source_work);
-	atomic_set(&src->pending, 0);
-	src->kn = kn;
-	src->path = path;
-	src->attr_id = attr_id;
-	src->class = class;
+	if (!src)
+		return ERR_PTR(-ENOMEM);
+	src->allocated = true;
 
-	mutex_lock(&kevent_sources_lock);
-	hash_for_each_possible(kevent_sources_by_kn, iter, hnode,
-			       (unsigned long)kn) {
-		if (iter->kn == kn) {
-			mutex_unlock(&kevent_sources_lock);
-			kfree(src);
-			ret = -EEXIST;
-			goto out_free_path;
-		}
+	ret = kevent_source_register_class(src, kobj, attr, class);
+	if (ret) {
+		kfree(src);
+		return ERR_PTR(ret);
 	}
-	src->id = ++kevent_sources_next_id;
-	list_add_tail(&src->node, &kevent_sources);
-	hash_add(kevent_sources_by_kn, &src->hnode, (unsigned long)kn);
-	kevent_sources_count++;
-	kevent_sources_gen++;
-	mutex_unlock(&kevent_sources_lock);
 
 	return src;
-
-out_free_path:
-	kfree(path);
-out_put_kn:
-	kernfs_put(kn);
-
-	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(kevent_source_add_class);
 
@@ -282,15 +481,17 @@ EXPORT_SYMBOL_GPL(kevent_source_add_class);
  * @kobj: the kobject, already in sysfs
  * @attr: one of @kobj's attributes; its name must be in the registry
  *
- * The source is listed in the sources dump until kevent_source_remove(). Its
- * events belong to the class the registry gives the attribute's name.
- * The kobject's path is taken now: a kobject that is renamed or moved must
- * have its sources removed and added again.
+ * As kevent_source_register(), in a source allocated here and freed by
+ * kevent_source_remove(). The returned pointer must not be notified once
+ * kevent_source_remove() has returned: a driver whose notifiers may outlive
+ * the source (an interrupt requested with devm before it, a timer) embeds
+ * the source in its own data and uses kevent_source_register() instead.
  *
  * Context: Process context.
  * Return: the new source, or an ERR_PTR(): -EINVAL if the attribute's name
  * is not in the registry or contains a '/', -ENOENT if @kobj has no such
- * attribute file, -EEXIST if it is already a source, -ENOMEM.
+ * attribute file, -EEXIST if it is already a source, -ENAMETOOLONG if the
+ * kobject's path is %KEVENT_PATH_MAX bytes or longer, -ENOMEM.
  */
 struct kevent_source *kevent_source_add(struct kobject *kobj,
 					const struct attribute *attr)
@@ -310,31 +511,21 @@ struct kevent_source *kevent_source_add(struct kobject *kobj,
 EXPORT_SYMBOL_GPL(kevent_source_add);
 
 /**
- * kevent_source_remove - remove an event source
+ * kevent_source_remove - remove an event source kevent_source_add() made
  * @src: source from kevent_source_add(); NULL or an ERR_PTR() is ignored
  *
- * Waits until the event of a notification made before the call is sent,
- * ending the source's coalescing window early: none is dropped. @src must
- * not be notified once this call has started.
+ * As kevent_source_unregister(), then frees @src: it must not be notified
+ * once this call has returned.
  *
  * Context: Process context.
  */
 void kevent_source_remove(struct kevent_source *src)
 {
-	might_sleep();
-
 	if (IS_ERR_OR_NULL(src))
 		return;
 
-	mutex_lock(&kevent_sources_lock);
-	list_del(&src->node);
-	hash_del(&src->hnode);
-	kevent_sources_count--;
-	kevent_sources_gen++;
-	mutex_unlock(&kevent_sources_lock);
-
-	kevent_source_flush(src);
-	kevent_source_free(src);
+	kevent_source_unregister(src);
+	kfree(src);
 }
 EXPORT_SYMBOL_GPL(kevent_source_remove);
 
@@ -348,8 +539,11 @@ static void kevent_source_devm_remove(void *src)
  * @dev: the device, already in sysfs
  * @attr: one of @dev's attributes; its name must be in the registry
  *
- * As kevent_source_add() for @dev's kobject; the source is removed when the
- * driver is detached from @dev.
+ * As kevent_source_add() for @dev's kobject; the source is removed, and
+ * freed, when the driver is detached from @dev. devm actions run in reverse
+ * order: anything registered with devm before this call that may notify the
+ * source (an interrupt, a timer) still runs after it is freed. Such a
+ * driver uses devm_kevent_source_register() with a source in its own data.
  *
  * Context: Process context.
  * Return: the new source, or an ERR_PTR() as kevent_source_add().
@@ -377,24 +571,34 @@ EXPORT_SYMBOL_GPL(devm_kevent_source_add);
 
 /**
  * kevent_source_notify - report that an event source's value changed
- * @src: source from kevent_source_add()
+ * @src: a source, registered or not
  *
  * The event is sent, and poll()ers of the attribute woken, shortly after
  * from process context: at once if the source sent no event in the last
  * coalesce_ms milliseconds, else when that window ends. Notifications made
- * before that are folded into the same event.
+ * before that are folded into the same event. A source that is not
+ * registered, or is being unregistered, is left untouched but for its use
+ * count: nothing is sent.
  *
  * Context: Any context, including hard interrupt handlers and with
  * spinlocks held. Does not sleep or allocate.
- * Return: 0, or -EINVAL if @src is NULL or an ERR_PTR().
+ * Return: 0, -ENODEV if @src is not registered, or -EINVAL if @src is NULL
+ * or an ERR_PTR().
  */
 int kevent_source_notify(struct kevent_source *src)
 {
 	if (IS_ERR_OR_NULL(src))
 		return -EINVAL;
 
+	if (!atomic_inc_not_zero(&src->users))
+		return -ENODEV;
+
 	atomic_inc(&src->pending);
 	queue_delayed_work(kevent_wq, &src->work, 0);
+
+	/* The last use of a source being unregistered: let it go on */
+	if (atomic_dec_and_test(&src->users))
+		wake_up_var(&src->users);
 
 	return 0;
 }
@@ -406,11 +610,14 @@ EXPORT_SYMBOL_GPL(kevent_source_notify);
  * @attr: name of one of @kobj's attributes; it must be in the registry
  *
  * Sends the event and wakes poll()ers of the attribute before returning.
+ * Once the attribute file is found, its poll()ers are woken even if the
+ * event cannot be sent.
  *
  * Context: Process context.
  * Return: 0 once the event is sent (or counted as failed, see the stats),
  * -EINVAL if @attr is not in the registry or contains a '/', -ENOENT if
- * @kobj has no such attribute file, -ENOMEM. Nothing is sent on error.
+ * @kobj has no such attribute file, -ENAMETOOLONG if the kobject's path is
+ * %KEVENT_PATH_MAX bytes or longer, -ENOMEM. No event is sent on error.
  */
 int kevent_notify(struct kobject *kobj, const char *attr)
 {
@@ -431,13 +638,15 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 	if (IS_ERR(kn))
 		return PTR_ERR(kn);
 
+	/* poll()ers are woken even when the event cannot be sent */
+	kernfs_notify(kn);
+
 	path = kevent_get_path(kobj);
 	if (IS_ERR(path)) {
 		kernfs_put(kn);
 		return PTR_ERR(path);
 	}
 
-	kernfs_notify(kn);
 	kevent_emit(path, attr_id, kevent_registry_class(attr_id), 0);
 
 	kfree(path);
@@ -461,7 +670,8 @@ size_t kevent_sources_memory(unsigned int *ret_count)
 
 	mutex_lock(&kevent_sources_lock);
 	list_for_each_entry(src, &kevent_sources, node)
-		bytes += ksize(src) + ksize(src->path);
+		bytes += (src->allocated ? ksize(src) : sizeof(*src)) +
+			 ksize(src->path);
 	*ret_count = kevent_sources_count;
 	mutex_unlock(&kevent_sources_lock);
 
@@ -486,7 +696,9 @@ void kevent_sources_release_all(void)
 		pr_warn("source %s/%s still registered at exit\n", src->path,
 			kevent_registry_name(src->attr_id));
 		list_del(&src->node);
-		kevent_source_flush(src);
-		kevent_source_free(src);
+		kevent_source_close(src);
+		/* Only the sources kevent allocated are its to free */
+		if (src->allocated)
+			kfree(src);
 	}
 }

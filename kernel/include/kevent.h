@@ -11,12 +11,69 @@
 #ifndef _KEVENT_H
 #define _KEVENT_H
 
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
 #include "../uapi/kevent.h"
 
 struct attribute;
 struct device;
+struct kernfs_node;
 struct kobject;
-struct kevent_source;
+
+/**
+ * struct kevent_source - an annotated attribute
+ *
+ * A driver embeds it in the data it owns, as it embeds a work_struct, and
+ * registers it with kevent_source_register(); or kevent_source_add()
+ * allocates one. Its fields are kevent's own. A source zeroed and never
+ * registered, or unregistered, may still be notified: nothing happens.
+ *
+ * @node: entry in the list of sources, in order of @id
+ * @hnode: entry in the table of sources by @kn, which refuses a second
+ *	source of an attribute without walking every source
+ * @id: unique and increasing, lets a sources dump resume after any entry
+ * @work: sends the event and wakes poll()ers of the attribute, at once or
+ *	when the source's coalescing window ends
+ * @pending: notifications not yet reported
+ * @users: 0 while the source is not registered; else 1, plus the
+ *	notifiers in flight, which unregistering waits for
+ * @last_sent: CLOCK_BOOTTIME of the last event the work sent, nanoseconds;
+ *	only the work uses it
+ * @sent: the work has sent an event, @last_sent is valid
+ * @allocated: kevent_source_add() allocated it; freed when removed
+ * @kn: the attribute's kernfs node, referenced
+ * @path: kobject path below /sys, taken when the source was registered
+ * @attr_id: registry id of the attribute's name
+ * @class: class of its events
+ */
+struct kevent_source {
+	struct list_head node;
+	struct hlist_node hnode;
+	unsigned long id;
+	struct delayed_work work;
+	atomic_t pending;
+	atomic_t users;
+	u64 last_sent;
+	bool sent;
+	bool allocated;
+	struct kernfs_node *kn;
+	char *path;
+	u32 attr_id;
+	enum kevent_class class;
+};
+
+int kevent_source_register(struct kevent_source *src, struct kobject *kobj,
+			   const struct attribute *attr);
+int kevent_source_register_class(struct kevent_source *src,
+				 struct kobject *kobj,
+				 const struct attribute *attr,
+				 enum kevent_class class);
+int devm_kevent_source_register(struct device *dev, struct kevent_source *src,
+				const struct attribute *attr);
+void kevent_source_unregister(struct kevent_source *src);
 
 struct kevent_source *kevent_source_add(struct kobject *kobj,
 					const struct attribute *attr);
@@ -26,6 +83,7 @@ struct kevent_source *kevent_source_add_class(struct kobject *kobj,
 struct kevent_source *devm_kevent_source_add(struct device *dev,
 					     const struct attribute *attr);
 void kevent_source_remove(struct kevent_source *src);
+
 int kevent_source_notify(struct kevent_source *src);
 int kevent_notify(struct kobject *kobj, const char *attr);
 

@@ -20,8 +20,12 @@
 #define KEVENT_GENL_MCGRP_HOTPLUG	"hotplug"
 #define KEVENT_GENL_MCGRP_NET		"net"
 
-/* Longest kobject path (relative to /sys) and attribute name carried */
-#define KEVENT_PATH_MAX			4096
+/*
+ * Longest kobject path (relative to /sys) and attribute name carried, each
+ * with its NUL byte. Sources and events of longer paths are refused: every
+ * event message, and every entry of a dump, then fits in one page.
+ */
+#define KEVENT_PATH_MAX			3072
 #define KEVENT_ATTR_NAME_MAX		64
 
 enum kevent_class {
@@ -38,7 +42,7 @@ enum kevent_class {
 
 enum kevent_attr {
 	KEVENT_A_UNSPEC,
-	KEVENT_A_SEQ,			/* u64: sequence number, per boot */
+	KEVENT_A_SEQ,			/* u64: sequence number, from 1 at module load */
 	KEVENT_A_TIMESTAMP,		/* u64: CLOCK_BOOTTIME, nanoseconds */
 	KEVENT_A_CLASS,			/* u32: enum kevent_class */
 	KEVENT_A_PATH,			/* string: kobject path below /sys */

@@ -10,6 +10,9 @@ KEVENT_WATCH=$KEVENT_TOP/userspace/cli/kevent-watch
 # (scripts/vm/run-bats --debug) points these at the debug kernel's builds.
 KEVENT_MODULE_DIR=${KEVENT_MODULE_DIR:-$KEVENT_TOP/kernel}
 KEVENT_TEST_POWER=${KEVENT_TEST_POWER:-$KEVENT_TOP/build/test_power/test_power.ko}
+# kevent_test.ko, the test driver of test/kernel/
+KEVENT_TEST_DRIVER=${KEVENT_TEST_DRIVER:-$KEVENT_TOP/build/kevent-test/kevent_test.ko}
+TEST_DBG=/sys/kernel/debug/kevent_test
 DEMO_SYS=/sys/devices/platform
 DEMO_DBG=/sys/kernel/debug/kevent_demo
 

@@ -39,7 +39,9 @@
  *                          extended ack's text (NLMSGERR_ATTR_MSG)
  *   error ENAME            the same, without a message
  *   ok: N messages         N reply messages (a dump's, or a do's), then the
- *                          end of the dump, or the ack when one was asked for
+ *                          end of the dump, or the ack when one was asked for;
+ *                          "ok: N messages, interrupted" when a message of
+ *                          the dump carried NLM_F_DUMP_INTR
  *
  * Exit status: 0 an answer arrived (error or not), 1 no answer or a local
  * failure (e.g. kevent.ko not loaded), 2 usage error.
@@ -438,6 +440,7 @@ int main(int argc, char **argv)
 {
 	uint16_t flags = NLM_F_REQUEST, family_id = 0;
 	bool verbose = false;
+	bool interrupted = false;
 	unsigned long long v, version = KEVENT_GENL_VERSION, reserved = 0;
 	unsigned long long timeout = 5;
 	static char req[REQUEST_BUF_SIZE];
@@ -577,6 +580,8 @@ int main(int argc, char **argv)
 				continue;
 			if (msg->nlmsg_type == NLMSG_NOOP)
 				continue;
+			if (dump && (msg->nlmsg_flags & NLM_F_DUMP_INTR))
+				interrupted = true;
 			if (msg->nlmsg_type != NLMSG_ERROR &&
 			    msg->nlmsg_type != NLMSG_DONE) {
 				if (verbose)
@@ -595,7 +600,8 @@ int main(int argc, char **argv)
 			else if (ret < 0)
 				printf("error %s\n", errno_name(-ret));
 			else
-				printf("ok: %u messages\n", messages);
+				printf("ok: %u messages%s\n", messages,
+				       interrupted ? ", interrupted" : "");
 			goto out;
 		}
 		if (len > 0) {

@@ -611,10 +611,10 @@ static void test_path_validation(void)
 	long_path = malloc(KEVENT_PATH_MAX + 1);
 	memset(long_path, 'a', KEVENT_PATH_MAX);
 	long_path[0] = '/';
-	long_path[KEVENT_PATH_MAX - 1] = '\0'; /* 4095 bytes: fits */
+	long_path[KEVENT_PATH_MAX - 1] = '\0'; /* KEVENT_PATH_MAX - 1 bytes: fits */
 	CHECK(kevent_path_is_valid(long_path));
 	long_path[KEVENT_PATH_MAX - 1] = 'a';
-	long_path[KEVENT_PATH_MAX] = '\0'; /* 4096 bytes: too long */
+	long_path[KEVENT_PATH_MAX] = '\0'; /* KEVENT_PATH_MAX bytes: too long */
 	CHECK(!kevent_path_is_valid(long_path));
 	free(long_path);
 

@@ -22,6 +22,7 @@ teardown()
 {
 	inject_off failslab
 	inject_off fail_page_alloc
+	[ ! -e "$FI/fail_function/inject" ] || echo > "$FI/fail_function/inject"
 	watch_stop
 	modules_unload
 }
@@ -204,4 +205,30 @@ sweep_ok()
 	run "$KEVENT_WATCH" --list --format '%a=%v\n' --path "$SENSOR0" \
 		--attr temperature
 	assert_output temperature=25000
+}
+
+# Every other kevent_replay_record() fails (fail_function): the ring holds
+# every other event, a gap after each. A dump of it in several parts loses
+# nothing meanwhile, so none of its parts is marked interrupted.
+@test "events the replay ring could not record leave a gap, not a dump marked interrupted" {
+	local fail=$FI/fail_function unrecorded i
+
+	[ -d "$fail" ]
+	unrecorded=$(stat unrecorded)
+	echo kevent_replay_record > "$fail/inject"
+	printf '%u' -12 > "$fail/kevent_replay_record/retval"
+	echo 100 > "$fail/probability"
+	echo 2 > "$fail/interval"
+	echo -1 > "$fail/times"
+	echo 0 > "$fail/verbose"
+	for i in $(seq 600); do
+		echo label > "$DEMO_DBG/kevent-demo.0/notify"
+	done
+	echo > "$fail/inject"
+
+	[ "$(stat unrecorded)" -ge $((unrecorded + 299)) ]
+	# 256 events of about 130 bytes: more than one part of a dump
+	run "$KEVENT_TOP/test/tools/kevent-request" --dump get-replay
+	assert_success
+	assert_output 'ok: 256 messages'
 }
