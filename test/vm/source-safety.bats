@@ -124,24 +124,28 @@ deep_path()
 	[ -r "$file" ]
 
 	watch_start --json
-	# One wake-up of a poll() for POLLPRI, as sysfs gives it
+	# One wake-up of a poll() for POLLPRI, as sysfs gives it: a change
+	# after the read counts, even before poll() is called
 	python3 - "$file" > "$BATS_TEST_TMPDIR/poll.out" <<-'EOF' &
 		import select, sys
 		f = open(sys.argv[1])
 		f.read()
+		print("ready", flush=True)
 		p = select.poll()
 		p.register(f, select.POLLPRI | select.POLLERR)
-		print("woken" if p.poll(20000) else "timeout", flush=True)
+		print("woken" if p.poll(60000) else "timeout", flush=True)
 	EOF
 	local poller=$!
-	sleep 1
-
+	for _ in $(seq 100); do
+		grep -q ready "$BATS_TEST_TMPDIR/poll.out" && break
+		sleep 0.2
+	done
 	run bash -c "echo x > $TEST_DBG/notify"
 	assert_failure
 	assert_output --partial 'File name too long'
 	wait "$poller"
 	run cat "$BATS_TEST_TMPDIR/poll.out"
-	assert_output woken
+	assert_output "$(printf 'ready\nwoken')"
 	sleep 0.5
 	run cat "$WATCH_OUT"
 	assert_output ''
