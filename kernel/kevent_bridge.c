@@ -174,6 +174,23 @@ static void kbr_netdev_del(struct kbr_netdev *nd)
 	kfree(nd);
 }
 
+/* The device was renamed: its sources take its new path */
+static int kbr_netdev_move(struct kbr_netdev *nd)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < KBR_NET_NR; i++) {
+		if (!nd->src[i])
+			continue;
+		ret = kevent_source_move(nd->src[i], &nd->dev->dev.kobj);
+		if (ret)
+			return ret;
+	}
+
+	return 0;
+}
+
 static void kbr_netdev_notify(struct kbr_netdev *nd, unsigned int attr)
 {
 	if (nd && !READ_ONCE(kbr_net_exiting))
@@ -199,11 +216,16 @@ static int kbr_netdev_event(struct notifier_block *nb, unsigned long event,
 			kbr_netdev_del(nd);
 		break;
 	case NETDEV_CHANGENAME:
-		/* The sysfs path changed with the name: annotate it anew */
+		/*
+		 * The sysfs path changed with the name, the attribute files
+		 * stayed: changes not yet reported go out with the new path
+		 */
 		nd = kbr_netdev_find(dev);
-		if (nd)
-			kbr_netdev_del(nd);
-		kbr_netdev_add(dev);
+		if (!nd || kbr_netdev_move(nd)) {
+			if (nd)
+				kbr_netdev_del(nd);
+			kbr_netdev_add(dev);
+		}
 		break;
 	case NETDEV_CHANGEMTU:
 		nd = kbr_netdev_find(dev);

@@ -44,13 +44,13 @@
 
 /*
  * 6.13 "module: Convert symbol namespace to string literal": the namespace
- * of EXPORT_SYMBOL_NS_GPL() and MODULE_IMPORT_NS() is a string; before,
- * an identifier that the macros turned into one.
+ * that MODULE_IMPORT_NS() names, here that of EXPORT_SYMBOL_IF_KUNIT(), is
+ * a string; before, an identifier that the macro turned into one.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define KEVENT_KUNIT_NS		"KEVENT_KUNIT"
+#define KEVENT_KUNIT_NS		"EXPORTED_FOR_KUNIT_TESTING"
 #else
-#define KEVENT_KUNIT_NS		KEVENT_KUNIT
+#define KEVENT_KUNIT_NS		EXPORTED_FOR_KUNIT_TESTING
 #endif
 
 /*

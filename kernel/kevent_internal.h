@@ -11,6 +11,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <kunit/visibility.h>
 
 #include "kevent_compat.h"
 #include "include/kevent.h"
@@ -18,16 +19,6 @@
 
 struct kernfs_node;
 struct sk_buff;
-
-/*
- * Symbols of kevent.ko that only its KUnit tests (kevent_kunit.ko) use:
- * exported in their own namespace, and only by kernels built with KUnit.
- */
-#if IS_ENABLED(CONFIG_KUNIT)
-#define KEVENT_EXPORT_FOR_KUNIT(sym)	EXPORT_SYMBOL_NS_GPL(sym, KEVENT_KUNIT_NS)
-#else
-#define KEVENT_EXPORT_FOR_KUNIT(sym)
-#endif
 
 /* Longest coalescing window the coalesce_ms module parameter allows */
 #define KEVENT_COALESCE_MS_MAX		10000
@@ -41,6 +32,8 @@ struct sk_buff;
  * @attr_id: registry id of the attribute
  * @class: class of the event
  * @coalesced: notifications folded into the event
+ * @restricted: the attribute is not readable by others than its owner and
+ *	group: the replay lists it only to CAP_SYS_ADMIN
  */
 struct kevent_record {
 	u64 seq;
@@ -50,6 +43,7 @@ struct kevent_record {
 	u32 attr_id;
 	enum kevent_class class;
 	u32 coalesced;
+	bool restricted;
 };
 
 /* kevent_main.c */
@@ -87,7 +81,8 @@ int kevent_replay_foreach(u64 after,
 int kevent_netlink_init(void);
 void kevent_netlink_exit(void);
 u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
-		u32 coalesced);
+		u32 coalesced, bool restricted);
+bool kevent_attr_restricted(struct kernfs_node *kn);
 size_t kevent_event_size(const char *path, const char *name);
 int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec);
 

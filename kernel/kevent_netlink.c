@@ -6,6 +6,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/capability.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
@@ -55,7 +56,7 @@ size_t kevent_event_size(const char *path, const char *name)
 	       nla_total_size(sizeof(u32)) +		/* ATTR_ID */
 	       nla_total_size(sizeof(u32));		/* COALESCED */
 }
-KEVENT_EXPORT_FOR_KUNIT(kevent_event_size);
+EXPORT_SYMBOL_IF_KUNIT(kevent_event_size);
 
 static int kevent_put_attr(struct sk_buff *msg, const char *path, u32 attr_id,
 			   enum kevent_class class)
@@ -92,7 +93,7 @@ int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec)
 
 	return 0;
 }
-KEVENT_EXPORT_FOR_KUNIT(kevent_put_event);
+EXPORT_SYMBOL_IF_KUNIT(kevent_put_event);
 
 /**
  * kevent_emit - send an event to the multicast group of its class
@@ -100,6 +101,8 @@ KEVENT_EXPORT_FOR_KUNIT(kevent_put_event);
  * @attr_id: registry id of the attribute
  * @class: class of the event, the multicast group it is sent to
  * @coalesced: number of notifications folded into this event
+ * @restricted: the attribute is not readable by others, see
+ *	kevent_attr_restricted()
  *
  * Every event takes a sequence number, and one in its class, and is
  * recorded in the replay ring, even when nobody listens and the message is
@@ -117,7 +120,7 @@ KEVENT_EXPORT_FOR_KUNIT(kevent_put_event);
  * Return: the event's timestamp, CLOCK_BOOTTIME nanoseconds.
  */
 u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
-		u32 coalesced)
+		u32 coalesced, bool restricted)
 {
 	const char *name = kevent_registry_name(attr_id);
 	struct kevent_record rec = {
@@ -125,6 +128,7 @@ u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
 		.attr_id = attr_id,
 		.class = class,
 		.coalesced = coalesced,
+		.restricted = restricted,
 	};
 	struct sk_buff *msg;
 	void *hdr;
@@ -186,6 +190,7 @@ static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *filter = kevent_dumpit_attrs(info)[KEVENT_A_CLASS];
+	bool capable = netlink_capable(cb->skb, CAP_SYS_ADMIN);
 	unsigned long last = cb->args[0];
 	struct kevent_source *src;
 	bool full = false;
@@ -198,7 +203,8 @@ static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 		if (src->id <= last)
 			continue;
 
-		if (filter && nla_get_u32(filter) != src->class) {
+		if ((filter && nla_get_u32(filter) != src->class) ||
+		    (!capable && kevent_attr_restricted(src->kn))) {
 			last = src->id;
 			continue;
 		}
@@ -247,6 +253,7 @@ static_assert(sizeof(struct kevent_replay_dump) <=
  * struct kevent_replay_fill - one part of a replay dump
  * @skb: the message being filled
  * @cb: the dump
+ * @capable: the listener may see the events of restricted attributes
  * @evicted: events newer than the last one sent have left the ring; set
  *	before the first event is filled in
  * @resumed: the part follows another, and the loss is not looked at yet
@@ -254,6 +261,7 @@ static_assert(sizeof(struct kevent_replay_dump) <=
 struct kevent_replay_fill {
 	struct sk_buff *skb;
 	struct netlink_callback *cb;
+	bool capable;
 	bool evicted;
 	bool resumed;
 };
@@ -294,6 +302,10 @@ static int kevent_replay_fill_one(const struct kevent_record *entry,
 
 	kevent_replay_check_lost(fill);
 
+	if (entry->restricted && !fill->capable) {
+		ctx->last = entry->seq;
+		return 0;
+	}
 	hdr = genlmsg_put(fill->skb, NETLINK_CB(cb->skb).portid,
 			  cb->nlh->nlmsg_seq, &kevent_family, NLM_F_MULTI,
 			  KEVENT_CMD_GET_REPLAY);
@@ -318,6 +330,7 @@ static int kevent_nl_get_replay_dumpit(struct sk_buff *skb,
 	struct kevent_replay_fill fill = {
 		.skb = skb,
 		.cb = cb,
+		.capable = netlink_capable(cb->skb, CAP_SYS_ADMIN),
 		/* A part after the first one follows a full message */
 		.resumed = cb->prev_seq != 0,
 	};

@@ -50,7 +50,7 @@ int kevent_registry_lookup(const char *name)
 
 	return -EINVAL;
 }
-KEVENT_EXPORT_FOR_KUNIT(kevent_registry_lookup);
+EXPORT_SYMBOL_IF_KUNIT(kevent_registry_lookup);
 
 /**
  * kevent_registry_name - name of a registered attribute
@@ -63,7 +63,7 @@ const char *kevent_registry_name(u32 attr_id)
 {
 	return kevent_registry[attr_id].name;
 }
-KEVENT_EXPORT_FOR_KUNIT(kevent_registry_name);
+EXPORT_SYMBOL_IF_KUNIT(kevent_registry_name);
 
 /**
  * kevent_registry_class - class of a registered attribute
@@ -76,4 +76,4 @@ enum kevent_class kevent_registry_class(u32 attr_id)
 {
 	return kevent_registry[attr_id].class;
 }
-KEVENT_EXPORT_FOR_KUNIT(kevent_registry_class);
+EXPORT_SYMBOL_IF_KUNIT(kevent_registry_class);

@@ -76,6 +76,11 @@ unsigned int kevent_sources_gen = 1;
 static unsigned long kevent_sources_next_id;
 /* The sources by attribute file, under kevent_sources_lock too */
 static DEFINE_HASHTABLE(kevent_sources_by_kn, 10);
+/*
+ * Held by the sources' work while it sends an event with a source's path,
+ * and with kevent_sources_lock by kevent_source_move() to change it.
+ */
+static DEFINE_MUTEX(kevent_source_paths_lock);
 
 /* The attribute file @name of @kobj, referenced, or an ERR_PTR() */
 static struct kernfs_node *kevent_find_attr(struct kobject *kobj,
@@ -96,6 +101,23 @@ static struct kernfs_node *kevent_find_attr(struct kobject *kobj,
 	}
 
 	return kn;
+}
+
+/**
+ * kevent_attr_restricted - whether an attribute is kept from the dumps
+ * @kn: the attribute's file
+ *
+ * The dumps of the sources and of the replay ring list an attribute that
+ * others than its owner and group cannot read only to CAP_SYS_ADMIN: they
+ * would tell an unprivileged user which private attributes exist and when
+ * they changed. Its live events go to every listener, as its uevents and
+ * inotify on its directory do; no event carries a value.
+ *
+ * Return: true if @kn is not readable by others.
+ */
+bool kevent_attr_restricted(struct kernfs_node *kn)
+{
+	return !(kn->mode & 0004);
 }
 
 /* The path of @kobj below /sys, or an ERR_PTR() */
@@ -137,7 +159,7 @@ u64 kevent_coalesce_wait(u64 now, u64 last_sent, bool sent, u64 window)
 
 	return elapsed >= window ? 0 : window - elapsed;
 }
-KEVENT_EXPORT_FOR_KUNIT(kevent_coalesce_wait);
+EXPORT_SYMBOL_IF_KUNIT(kevent_coalesce_wait);
 
 /*
  * Report the notifications counted as one event, and start the window from
@@ -159,8 +181,10 @@ static bool kevent_source_send(struct kevent_source *src)
 	 * The window runs from the event's own timestamp, so that listeners
 	 * see consecutive events of a source at least a window apart.
 	 */
+	mutex_lock(&kevent_source_paths_lock);
 	src->last_sent = kevent_emit(src->path, src->attr_id, src->class,
-				     count - 1);
+				     count - 1, kevent_attr_restricted(src->kn));
+	mutex_unlock(&kevent_source_paths_lock);
 	src->sent = true;
 
 	return true;
@@ -313,8 +337,8 @@ EXPORT_SYMBOL_GPL(kevent_source_register_class);
  *
  * The source is listed in the sources dump until kevent_source_unregister().
  * Its events belong to the class the registry gives the attribute's name.
- * The kobject's path is taken now: a kobject that is renamed or moved must
- * have its sources unregistered and registered again.
+ * The kobject's path is taken now: once the kobject is renamed or moved,
+ * kevent_source_move() takes it again.
  *
  * A source the driver owns can be notified before it is registered, while
  * it is unregistered and after: nothing happens then. So an interrupt or a
@@ -400,6 +424,43 @@ void kevent_source_unregister(struct kevent_source *src)
 	kevent_source_close(src);
 }
 EXPORT_SYMBOL_GPL(kevent_source_unregister);
+
+/**
+ * kevent_source_move - take the path of a source's kobject again
+ * @src: a registered source
+ * @kobj: its kobject, renamed or moved since @src was registered
+ *
+ * The attribute file stays the same across a rename or a move, and so does
+ * the source: notifications counted and not yet reported go out with the
+ * new path, none with the old one, which no longer exists.
+ *
+ * Context: Process context.
+ * Return: 0, -ENAMETOOLONG if the new path is %KEVENT_PATH_MAX bytes or
+ * longer, -ENOMEM; the source keeps its old path then.
+ */
+int kevent_source_move(struct kevent_source *src, struct kobject *kobj)
+{
+	char *path, *old;
+
+	might_sleep();
+
+	path = kevent_get_path(kobj);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+
+	mutex_lock(&kevent_sources_lock);
+	mutex_lock(&kevent_source_paths_lock);
+	old = src->path;
+	src->path = path;
+	kevent_sources_gen++;
+	mutex_unlock(&kevent_source_paths_lock);
+	mutex_unlock(&kevent_sources_lock);
+
+	kfree(old);
+
+	return 0;
+}
+EXPORT_SYMBOL_GPL(kevent_source_move);
 
 static void kevent_source_devm_unregister(void *src)
 {
@@ -647,7 +708,8 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 		return PTR_ERR(path);
 	}
 
-	kevent_emit(path, attr_id, kevent_registry_class(attr_id), 0);
+	kevent_emit(path, attr_id, kevent_registry_class(attr_id), 0,
+		    kevent_attr_restricted(kn));
 
 	kfree(path);
 	kernfs_put(kn);

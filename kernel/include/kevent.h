@@ -74,6 +74,7 @@ int kevent_source_register_class(struct kevent_source *src,
 int devm_kevent_source_register(struct device *dev, struct kevent_source *src,
 				const struct attribute *attr);
 void kevent_source_unregister(struct kevent_source *src);
+int kevent_source_move(struct kevent_source *src, struct kobject *kobj);
 
 struct kevent_source *kevent_source_add(struct kobject *kobj,
 					const struct attribute *attr);

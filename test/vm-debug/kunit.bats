@@ -28,3 +28,17 @@ teardown()
 	[ "$(grep -cE '^[[:space:]]+ok [0-9]+ kevent_test_' <<< "$output")" -eq 10 ]
 	assert_line --regexp '^ok [0-9]+ kevent$'
 }
+
+@test "the symbols only the KUnit tests use are exported with EXPORT_SYMBOL_IF_KUNIT, in the kernel's namespace for them" {
+	local symvers=$KEVENT_MODULE_DIR/Module.symvers sym
+
+	for sym in kevent_coalesce_wait kevent_event_size kevent_put_event \
+		kevent_registry_lookup kevent_registry_name \
+		kevent_registry_class; do
+		run awk -v s="$sym" '$2 == s { print $5 }' "$symvers"
+		assert_output EXPORTED_FOR_KUNIT_TESTING
+	done
+	# The API of drivers stays in the global namespace
+	run awk '$2 == "kevent_source_register" { print $5 "|" }' "$symvers"
+	assert_output '|'
+}

@@ -25,6 +25,8 @@ teardown()
 	ip netns del kbr 2>/dev/null || true
 	cpu_set 1 1 2>/dev/null || true
 	if lsmod | grep -q '^test_power '; then rmmod test_power; fi
+	[ ! -w /sys/module/kevent/parameters/coalesce_ms ] ||
+		echo 10 > /sys/module/kevent/parameters/coalesce_ms
 	bridge_unload
 }
 
@@ -167,6 +169,23 @@ cpu_set()
 	watch_start --json --path /devices/virtual/net/d1
 	ip link set d1 mtu 1300
 	event_wait /devices/virtual/net/d1 mtu 1300
+}
+
+@test "a change not yet reported when a device is renamed goes out with the new path, none with the old" {
+	local old=/devices/virtual/net/d0 new=/devices/virtual/net/d1
+
+	ip link add d0 type dummy
+	echo 5000 > /sys/module/kevent/parameters/coalesce_ms
+	watch_start --json --class net --attr mtu
+	# The first goes out at once; the second waits for the 5 s window
+	ip link set d0 mtu 1400
+	event_wait "$old" mtu 1400
+	ip link set d0 mtu 1300
+	ip link set d0 name d1
+
+	event_wait "$new" mtu 1300
+	run events "$old" mtu
+	assert_output 1400
 }
 
 @test "a device moved to another network namespace loses its sources, and regains them back home" {
