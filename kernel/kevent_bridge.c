@@ -8,8 +8,9 @@
  *            the initial network namespace (a netdevice notifier). Other
  *            namespaces are left out: their devices' sysfs paths only mean
  *            something inside them, and kevent lives in the initial one.
- *   hotplug  online of every CPU device that has that file (a CPU hotplug
- *            state, see kbr_cpu_work()).
+ *   hotplug  online of every CPU device that has that file, present at
+ *            load or hot-added later (a subsystem interface), notified
+ *            from a CPU hotplug state (see kbr_cpu_work()).
  *   power    capacity, status and online of every power supply (a class
  *            interface for the supplies, the power supply notifier for
  *            their changes), present at load or added later. A change
@@ -279,59 +280,164 @@ static void kbr_net_exit(void)
 
 /* CPUs */
 
+/*
+ * How often, and how long at most, an event waits for the online file to
+ * show a CPU's new state. Bringing a CPU up can take seconds under
+ * emulation; the bound is for a state the file never shows (suspend).
+ */
+#define KBR_CPU_POLL	max(HZ / 100, 1)
+#define KBR_CPU_WAIT	(10 * HZ)
+
 /**
  * struct kbr_cpu - the source of one CPU's online attribute
- * @work: notifies @src once the hotplug operation is done
- * @cpu: the CPU
- * @src: the source, or NULL if the CPU has no online file
+ * @work: notifies @src once the online file shows @online (kbr_cpu_work())
+ * @dev: the CPU's device while it is registered, else NULL
+ * @src: the source while the device is registered and has an online file,
+ *	else NULL
+ * @online: where the last hotplug callback went: true for up, false for down
+ * @deadline: when @work stops waiting for the online file to show @online
+ *
+ * @dev, @src, @online and @deadline are under &kbr_cpu_lock. The source is
+ * added and removed with the device (kbr_cpu_add(), kbr_cpu_remove()); the
+ * work is queued only while @src is set, and removal clears it, then cancels
+ * the work, then removes the source: nothing notifies a removed source.
  */
 struct kbr_cpu {
-	struct work_struct work;
-	unsigned int cpu;
+	struct delayed_work work;
+	struct device *dev;
 	struct kevent_source *src;
+	bool online;
+	unsigned long deadline;
 };
 
+/* By CPU number, for every possible CPU: a hot-added CPU is one of them */
 static struct kbr_cpu *kbr_cpus;
+static DEFINE_SPINLOCK(kbr_cpu_lock);
 static struct workqueue_struct *kbr_wq;
 static enum cpuhp_state kbr_cpuhp_state;
 
 /*
- * The online file shows dev->offline, which device_online() and
- * device_offline() set under the device lock once cpu_up() or cpu_down()
- * has returned: the hotplug callbacks run before that, with the device lock
- * held by the writer of the online file. So the callbacks only queue this
- * work, and it takes the device lock (waiting for the writer to finish)
- * before notifying: the event's reader sees the new value.
+ * The online file shows !dev->offline, which changes once cpu_up() or
+ * cpu_down() has returned: device_online() and device_offline() set it under
+ * the device lock, SMT control (cpuhp_smt_enable(), cpuhp_smt_disable())
+ * without it, after each CPU. The hotplug callbacks run before that, so they
+ * only record the direction and queue this work, which polls until the
+ * device's offline flag agrees with it, then notifies: the event's reader
+ * sees the new value. A callback in the other direction meanwhile changes
+ * what it waits for; after KBR_CPU_WAIT it notifies anyway.
  */
 static void kbr_cpu_work(struct work_struct *work)
 {
-	struct kbr_cpu *kc = container_of(work, struct kbr_cpu, work);
-	struct device *dev = get_cpu_device(kc->cpu);
+	struct kbr_cpu *kc = container_of(to_delayed_work(work),
+					  struct kbr_cpu, work);
 
-	if (dev) {
-		device_lock(dev);
-		device_unlock(dev);
+	spin_lock(&kbr_cpu_lock);
+	if (kc->src) {
+		if (kevent_dev_offline(kc->dev) == kc->online &&
+		    time_before(jiffies, kc->deadline))
+			queue_delayed_work(kbr_wq, &kc->work, KBR_CPU_POLL);
+		else
+			kevent_source_notify(kc->src);
 	}
-	kevent_source_notify(kc->src);
+	spin_unlock(&kbr_cpu_lock);
 }
 
-static int kbr_cpu_changed(unsigned int cpu)
+static void kbr_cpu_changed(unsigned int cpu, bool online)
 {
-	if (kbr_cpus[cpu].src)
-		queue_work(kbr_wq, &kbr_cpus[cpu].work);
+	struct kbr_cpu *kc = &kbr_cpus[cpu];
+
+	spin_lock(&kbr_cpu_lock);
+	if (kc->src) {
+		kc->online = online;
+		kc->deadline = jiffies + KBR_CPU_WAIT;
+		mod_delayed_work(kbr_wq, &kc->work, 0);
+	}
+	spin_unlock(&kbr_cpu_lock);
+}
+
+/* The hotplug state's callbacks: the CPU comes up, or goes down */
+static int kbr_cpu_up(unsigned int cpu)
+{
+	kbr_cpu_changed(cpu, true);
 
 	return 0;
 }
 
+static int kbr_cpu_down(unsigned int cpu)
+{
+	kbr_cpu_changed(cpu, false);
+
+	return 0;
+}
+
+/*
+ * The subsystem interface's add_dev: a CPU device is registered, at load or
+ * when a CPU is hot-added. Called under the CPU subsystem's mutex, and in
+ * the hot-add path with the CPU hotplug lock held too.
+ */
+static int kbr_cpu_add(struct device *dev, struct subsys_interface *sif)
+{
+	struct kevent_source *src;
+	struct kbr_cpu *kc;
+
+	if (dev->id >= nr_cpu_ids)
+		return 0;
+	kc = &kbr_cpus[dev->id];
+
+	if (!kbr_sources_add(&dev->kobj, &kbr_cpu_attr, &src, 1,
+			     KEVENT_CLASS_HOTPLUG))
+		return 0;
+
+	spin_lock(&kbr_cpu_lock);
+	kc->dev = dev;
+	kc->src = src;
+	spin_unlock(&kbr_cpu_lock);
+
+	return 0;
+}
+
+/*
+ * The subsystem interface's remove_dev: a CPU device goes away (a hot-removed
+ * CPU), or the interface does (unload). The work never blocks, so waiting
+ * for it here, whatever locks the caller holds, cannot deadlock.
+ */
+static void kbr_cpu_remove(struct device *dev, struct subsys_interface *sif)
+{
+	struct kevent_source *src;
+	struct kbr_cpu *kc;
+
+	if (dev->id >= nr_cpu_ids)
+		return;
+	kc = &kbr_cpus[dev->id];
+
+	spin_lock(&kbr_cpu_lock);
+	src = kc->src;
+	kc->src = NULL;
+	kc->dev = NULL;
+	spin_unlock(&kbr_cpu_lock);
+
+	/* Neither a callback nor the work queues it any more */
+	cancel_delayed_work_sync(&kc->work);
+	kevent_source_remove(src);
+}
+
+static struct subsys_interface kbr_cpu_intf = {
+	.name		= "kevent_bridge",
+	.subsys		= &cpu_subsys,
+	.add_dev	= kbr_cpu_add,
+	.remove_dev	= kbr_cpu_remove,
+};
+
 static int kbr_cpu_init(void)
 {
-	struct device *dev;
 	unsigned int cpu;
 	int ret;
 
 	kbr_cpus = kcalloc(nr_cpu_ids, sizeof(*kbr_cpus), GFP_KERNEL);
 	if (!kbr_cpus)
 		return -ENOMEM;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		INIT_DELAYED_WORK(&kbr_cpus[cpu].work, kbr_cpu_work);
 
 	kbr_wq = alloc_workqueue("kevent_bridge", WQ_UNBOUND, 0);
 	if (!kbr_wq) {
@@ -339,28 +445,23 @@ static int kbr_cpu_init(void)
 		goto out_free;
 	}
 
-	for_each_possible_cpu(cpu) {
-		INIT_WORK(&kbr_cpus[cpu].work, kbr_cpu_work);
-		kbr_cpus[cpu].cpu = cpu;
-		dev = get_cpu_device(cpu);
-		if (dev)
-			kbr_sources_add(&dev->kobj, &kbr_cpu_attr,
-					&kbr_cpus[cpu].src, 1,
-					KEVENT_CLASS_HOTPLUG);
-	}
-
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
 					"kevent/bridge:online",
-					kbr_cpu_changed, kbr_cpu_changed);
+					kbr_cpu_up, kbr_cpu_down);
 	if (ret < 0)
-		goto out_remove;
+		goto out_destroy_wq;
 	kbr_cpuhp_state = ret;
+
+	/* Calls kbr_cpu_add() for the CPU devices registered now */
+	ret = subsys_interface_register(&kbr_cpu_intf);
+	if (ret)
+		goto out_remove_state;
 
 	return 0;
 
-out_remove:
-	for_each_possible_cpu(cpu)
-		kevent_source_remove(kbr_cpus[cpu].src);
+out_remove_state:
+	cpuhp_remove_state_nocalls(kbr_cpuhp_state);
+out_destroy_wq:
 	destroy_workqueue(kbr_wq);
 out_free:
 	kfree(kbr_cpus);
@@ -370,14 +471,10 @@ out_free:
 
 static void kbr_cpu_exit(void)
 {
-	unsigned int cpu;
-
-	/* No callback runs after this, then no work is left */
+	/* Calls kbr_cpu_remove() for every CPU device: no source is left */
+	subsys_interface_unregister(&kbr_cpu_intf);
 	cpuhp_remove_state_nocalls(kbr_cpuhp_state);
 	destroy_workqueue(kbr_wq);
-
-	for_each_possible_cpu(cpu)
-		kevent_source_remove(kbr_cpus[cpu].src);
 	kfree(kbr_cpus);
 }
 

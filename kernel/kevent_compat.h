@@ -71,4 +71,16 @@ hrtimer_setup(struct hrtimer *timer,
 }
 #endif
 
+/*
+ * 7.2 "driver core: Replace dev->offline + ->offline_disabled with
+ * accessors": the offline state of a device is a bit of dev->flags, read
+ * with dev_offline(). Before, a bitfield.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0)
+#define kevent_dev_offline(dev)		dev_offline(dev)
+#else
+/* SMT control writes it without the device lock: a race, and a known one */
+#define kevent_dev_offline(dev)		data_race((bool)(dev)->offline)
+#endif
+
 #endif /* _KEVENT_COMPAT_H */

@@ -150,6 +150,19 @@ vm_run()
 	[ ! -e "$BATS_TEST_TMPDIR/console.log" ]
 }
 
+@test "the runner refuses a CPU topology with an unknown key, a zero or a key given twice" {
+	vm_run --cpus 2,cpus=2 -- true
+	assert_failure 2
+	assert_stderr_partial "not a CPU topology item"
+	vm_run --cpus 2,threads=0 -- true
+	assert_failure 2
+	assert_stderr_partial "not a positive number: '0' in --cpus '2,threads=0'"
+	vm_run --cpus 2,cores=2,cores=1 -- true
+	assert_failure 2
+	assert_stderr_partial "cores given twice"
+	[ ! -e "$BATS_TEST_TMPDIR/console.log" ]
+}
+
 # Tests that boot the VM
 
 @test "a guest command's output, working directory and status 0 come back" {
@@ -169,6 +182,41 @@ vm_run()
 	# Nothing on stderr but the note that the initramfs was (re)built.
 	assert_equal "$(grep -v '^vm/run: building ' <<<"$stderr")" ''
 	tr -d '\r' <"$BATS_TEST_TMPDIR/console.log" | grep -qx 'KEVENT-VM-EXIT=0'
+}
+
+@test "--cpus with a topology gives the guest SMT siblings, and --qmp QEMU's monitor on the port kevent.qmp" {
+	cat > "$BATS_TEST_TMPDIR/guest.sh" <<-'EOF'
+		cat /sys/devices/system/cpu/online
+		cat /sys/devices/system/cpu/cpu1/topology/thread_siblings_list
+		for p in /sys/class/virtio-ports/*; do
+			[ "$(cat "$p/name")" = kevent.qmp ] && port=/dev/${p##*/}
+		done
+		exec 4<>"$port"
+		echo '{"execute": "qmp_capabilities"}' >&4
+		echo '{"execute": "query-status", "id": 7}' >&4
+		while read -r -t 20 line <&4; do
+			case $line in *'"id": 7'*) echo "$line"; break ;; esac
+		done
+	EOF
+	vm_run --cpus 4,sockets=1,cores=2,threads=2 --qmp -- bash "$BATS_TEST_TMPDIR/guest.sh"
+	assert_success
+	assert_line 0-3
+	assert_line 0-1
+	assert_line --partial '"status": "running"'
+}
+
+@test "run-bats boots a file with a vm-options line on its own, with those options" {
+	cp test/fixtures/vm/passing.bats "$BATS_TEST_TMPDIR/plain.bats"
+	# Not a heredoc: bats would rewrite a line starting with @test here
+	printf '%s\n' '# vm-options: --cpus 3' '@test "the guest has 3 CPUs" {' \
+		'[ "$(nproc)" = 3 ]' '}' > "$BATS_TEST_TMPDIR/topology.bats"
+	run --separate-stderr env KEVENT_VM_RUN_OPTS="--log $BATS_TEST_TMPDIR/console.log" \
+		"$vm/run-bats" "$BATS_TEST_TMPDIR/topology.bats" "$BATS_TEST_TMPDIR/plain.bats"
+	assert_success
+	# The default boot first, then the file with options in its own
+	assert_equal "$(grep -c '^1\.\.' <<<"$output")" 2
+	assert_line 'ok 1 the guest runs as root in the kevent test VM'
+	assert_equal "${lines[-1]}" 'ok 1 the guest has 3 CPUs'
 }
 
 @test "a failing guest command fails the runner with the command's status" {
