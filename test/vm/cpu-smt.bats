@@ -4,7 +4,7 @@
 # second thread of each core offline and online without the CPU device's
 # lock, and sets the online file only after the CPU went down or up. The
 # events of those siblings must still end on the value the file shows.
-# vm-options: --cpus 4,sockets=1,cores=2,threads=2 --cpu max,vendor=GenuineIntel
+# vm-options: --cpus 4,sockets=1,cores=2,threads=2 --cpu max,vendor=GenuineIntel --single-thread
 
 SMT=/sys/devices/system/cpu/smt/control
 
