@@ -167,3 +167,51 @@ strace_stop()
 	fi
 	STRACE_PID=
 }
+
+# The bridge (kevent_bridge.ko) and the events of its sources
+
+# bridge_load: insert kevent.ko, then kevent_bridge.ko
+bridge_load()
+{
+	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
+	lsmod | grep -q '^kevent_bridge ' ||
+		insmod "$KEVENT_MODULE_DIR/kevent_bridge.ko"
+}
+
+# bridge_unload: remove kevent_bridge.ko, then the others
+bridge_unload()
+{
+	if lsmod | grep -q '^kevent_bridge '; then rmmod kevent_bridge; fi
+	modules_unload
+}
+
+# sources: "PATH ATTR" of every annotated source, from --list
+sources()
+{
+	"$KEVENT_WATCH" --list --json |
+		jq -r 'select(.type == "state") | "\(.path) \(.attr)"'
+}
+
+# events PATH ATTR: the values of the events of PATH's ATTR so far, one a
+# line ("null" when it could not be read)
+events()
+{
+	jq -r --arg p "$1" --arg a "$2" \
+		'select(.type == "event" and .path == $p and .attr == $a) | .value' \
+		"$WATCH_OUT"
+}
+
+# event_wait PATH ATTR VALUE [SECS]: wait for an event of PATH's ATTR whose
+# value was VALUE
+event_wait()
+{
+	local secs=${4:-20}
+
+	for _ in $(seq $((secs * 10))); do
+		events "$1" "$2" | grep -qxF -- "$3" && return 0
+		sleep 0.1
+	done
+	echo "no event $1 $2 with value '$3' after $secs s:" >&2
+	cat "$WATCH_OUT" "$WATCH_ERR" >&2
+	return 1
+}

@@ -30,42 +30,11 @@ teardown()
 	bridge_unload
 }
 
-# bridge_load: insert kevent.ko, then kevent_bridge.ko
-bridge_load()
-{
-	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
-	lsmod | grep -q '^kevent_bridge ' ||
-		insmod "$KEVENT_MODULE_DIR/kevent_bridge.ko"
-}
-
-# bridge_unload: remove kevent_bridge.ko, then the others
-bridge_unload()
-{
-	if lsmod | grep -q '^kevent_bridge '; then rmmod kevent_bridge; fi
-	modules_unload
-}
-
-# sources: "PATH ATTR" of every annotated source, from --list
-sources()
-{
-	"$KEVENT_WATCH" --list --json |
-		jq -r 'select(.type == "state") | "\(.path) \(.attr)"'
-}
-
 # bridge_sources: those of sources that the bridge would add
 bridge_sources()
 {
 	sources | grep -E '^/devices/(virtual/net/|system/cpu/)|/power_supply/' ||
 		true
-}
-
-# events PATH ATTR: the values of the events of PATH's ATTR so far, one a
-# line ("null" when it could not be read)
-events()
-{
-	jq -r --arg p "$1" --arg a "$2" \
-		'select(.type == "event" and .path == $p and .attr == $a) | .value' \
-		"$WATCH_OUT"
 }
 
 # event_classes PATH ATTR: the classes of the events of PATH's ATTR so far,
@@ -83,21 +52,6 @@ source_classes()
 	"$KEVENT_WATCH" --list --json |
 		jq -r --arg p "$1" \
 			'select(.type == "state" and .path == $p) | "\(.attr) \(.class)"'
-}
-
-# event_wait PATH ATTR VALUE [SECS]: wait for an event of PATH's ATTR whose
-# value was VALUE
-event_wait()
-{
-	local secs=${4:-20}
-
-	for _ in $(seq $((secs * 10))); do
-		events "$1" "$2" | grep -qxF -- "$3" && return 0
-		sleep 0.1
-	done
-	echo "no event $1 $2 with value '$3' after $secs s:" >&2
-	cat "$WATCH_OUT" "$WATCH_ERR" >&2
-	return 1
 }
 
 # cpu_set N 0|1: take CPU N offline or online, unless it already is

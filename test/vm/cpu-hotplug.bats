@@ -10,16 +10,13 @@
 setup()
 {
 	load ../test_helper/kevent
-	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
-	lsmod | grep -q '^kevent_bridge ' ||
-		insmod "$KEVENT_MODULE_DIR/kevent_bridge.ko"
+	bridge_load
 }
 
 teardown()
 {
 	watch_stop
-	if lsmod | grep -q '^kevent_bridge '; then rmmod kevent_bridge; fi
-	modules_unload
+	bridge_unload
 }
 
 # qmp_port: the guest's device of the virtio port named kevent.qmp
@@ -67,33 +64,6 @@ qmp()
 		return 1
 	fi
 	jq -c .return <<<"$reply"
-}
-
-# sources: "PATH ATTR" of every annotated source, from --list
-sources()
-{
-	"$KEVENT_WATCH" --list --json |
-		jq -r 'select(.type == "state") | "\(.path) \(.attr)"'
-}
-
-# events PATH ATTR: the values of the events of PATH's ATTR so far
-events()
-{
-	jq -r --arg p "$1" --arg a "$2" \
-		'select(.type == "event" and .path == $p and .attr == $a) | .value' \
-		"$WATCH_OUT"
-}
-
-# event_wait PATH ATTR VALUE: wait for an event of PATH's ATTR with VALUE
-event_wait()
-{
-	for _ in $(seq 200); do
-		events "$1" "$2" | grep -qxF -- "$3" && return 0
-		sleep 0.1
-	done
-	echo "no event $1 $2 with value '$3' after 20 s:" >&2
-	cat "$WATCH_OUT" "$WATCH_ERR" >&2
-	return 1
 }
 
 # cpus: the CPU devices there are now (cpu0 cpu1 ...)

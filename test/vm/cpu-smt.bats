@@ -11,17 +11,14 @@ SMT=/sys/devices/system/cpu/smt/control
 setup()
 {
 	load ../test_helper/kevent
-	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
-	lsmod | grep -q '^kevent_bridge ' ||
-		insmod "$KEVENT_MODULE_DIR/kevent_bridge.ko"
+	bridge_load
 }
 
 teardown()
 {
 	watch_stop
 	[ "$(cat "$SMT")" = on ] || echo on > "$SMT"
-	if lsmod | grep -q '^kevent_bridge '; then rmmod kevent_bridge; fi
-	modules_unload
+	bridge_unload
 }
 
 # siblings: the CPUs that are not the first thread of their core
