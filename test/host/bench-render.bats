@@ -41,7 +41,21 @@ setup()
 	assert_line '| memory of the sources | | 9 KiB (224 bytes a source) |'
 	assert_line --regexp '^\| kevent C reader .* \| `kevent_notify\(\)` \| 1.1 \| pread64:100, write:2, recvmmsg:2, openat:1 \|'
 	run grep -c '^| ' <<< "$output"
-	assert_output 47
+	assert_output 51
+}
+
+@test "a listener that never reads: the goal holds its cost against none, and a failed event misses it" {
+	run --separate-stderr "$render" "$raw"
+	assert_success
+	assert_line --partial '| 1.25x (2500 ns against 2000 ns), 0 failed | at most 2x, none failed | PASS |'
+	assert_line '| with the listener | 2500 ns | 0 | 2600 ns, 2500 ns, 2400 ns |'
+	sed 's/^hog.with.failed=0$/hog.with.failed=3/' "$raw" > raw.txt
+	run --separate-stderr "$render" raw.txt
+	assert_success
+	assert_line --partial '| 1.25x (2500 ns against 2000 ns), 3 failed | at most 2x, none failed | MISS |'
+	sed 's/^hog.with.ns=2500$/hog.with.ns=4100/' "$raw" > raw.txt
+	run --separate-stderr "$render" raw.txt
+	assert_line --partial '| 2.05x (4100 ns against 2000 ns), 0 failed | at most 2x, none failed | MISS |'
 }
 
 @test "the rounds of the two end-to-end goals are listed in the order they ran" {
