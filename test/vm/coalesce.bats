@@ -106,6 +106,26 @@ wait_folded()
 	assert_success
 }
 
+# A trailing-only window would send the first event coalesce_ms (3 s) after
+# the notification; the leading edge sends it at once. The event's timestamp
+# is taken when it is sent, on CLOCK_BOOTTIME as /proc/uptime is (which
+# counts in hundredths, so 10 ms are added to the bound).
+@test "the first notification after a quiet time is sent within 50 ms of it, not when the window ends" {
+	local before
+
+	echo 3000 > "$COALESCE"
+	watch_start --json --path "$SENSOR0" --attr temperature
+	read -r before _ < /proc/uptime
+	demo_set 0 temperature 30001
+	watch_lines 1 20
+	run jq -r '.time - '"$before" "$WATCH_OUT"
+	echo "sent $output s after the notification" >&2
+	run jq -e '.time - '"$before"' < 0.06' "$WATCH_OUT"
+	assert_success
+	run jq -r .value "$WATCH_OUT"
+	assert_output 30001
+}
+
 @test "removing a source sends its folded notifications at once" {
 	echo 10000 > "$COALESCE"
 	watch_start --json --path "$SENSOR0" --attr temperature
