@@ -123,6 +123,48 @@ teardown()
 	assert_output 0
 }
 
+@test "C1 controls and bidi overrides in a label are escaped in text and --format lines, and as \\u in JSON that decodes to the label" {
+	# U+009B (CSI on the Linux console), U+202E, U+2066 and U+2069, then
+	# U+00A0, printable, which passes
+	label=$'csi\xc2\x9b2J rlo\xe2\x80\xae lri\xe2\x81\xa6 pdi\xe2\x81\xa9 nbsp\xc2\xa0'
+	escaped=$'csi\\xc2\\x9b2J rlo\\xe2\\x80\\xae lri\\xe2\\x81\\xa6 pdi\\xe2\\x81\\xa9 nbsp\xc2\xa0'
+	watch_start --count 1 --format '[%v]'
+	demo_set 0 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_output "[$escaped]"
+	cp "$WATCH_OUT" "$BATS_TEST_TMPDIR/all.out"
+
+	watch_start --count 1
+	demo_set 0 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_output --regexp '^KEVENT\[[0-9.]+\] [0-9]+ general /devices/platform/kevent-demo\.0 label='
+	assert_output --partial "label=$escaped (platform)"
+	cat "$WATCH_OUT" >> "$BATS_TEST_TMPDIR/all.out"
+
+	watch_start --json --count 1
+	demo_set 0 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run grep -cF $'"value":"csi\\u009b2J rlo\\u202e lri\\u2066 pdi\\u2069 nbsp\xc2\xa0"' "$WATCH_OUT"
+	assert_output 1
+	run jq -j -e '.value' "$WATCH_OUT"
+	assert_success
+	assert_equal "$output" "$label"
+	cat "$WATCH_OUT" >> "$BATS_TEST_TMPDIR/all.out"
+
+	# None of the four is left raw in any of the three outputs
+	run wc -l < "$BATS_TEST_TMPDIR/all.out"
+	assert_output 3
+	for raw in $'\xc2\x9b' $'\xe2\x80\xae' $'\xe2\x81\xa6' $'\xe2\x81\xa9'; do
+		run grep -cF "$raw" "$BATS_TEST_TMPDIR/all.out"
+		assert_output 0
+	done
+}
+
 @test "--list prints every annotated source with its current value" {
 	demo_set 0 temperature 31000
 	run --separate-stderr "$KEVENT_WATCH" --list --json

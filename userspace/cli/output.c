@@ -163,14 +163,20 @@ size_t value_trim(const char *value, size_t len)
 	return len;
 }
 
-/* Length of the valid UTF-8 sequence at @s (1 to 4), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t left)
+/*
+ * Length of the valid UTF-8 sequence at @s (1 to 4), its code point in
+ * @ret_cp; or 0 if invalid.
+ */
+static size_t utf8_decode(const unsigned char *s, size_t left,
+			  unsigned int *ret_cp)
 {
 	unsigned int cp;
 	size_t n, i;
 
-	if (s[0] < 0x80)
+	if (s[0] < 0x80) {
+		*ret_cp = s[0];
 		return 1;
+	}
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
 		n = 2, cp = s[0] & 0x1f;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
@@ -190,7 +196,22 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
+	*ret_cp = cp;
 	return n;
+}
+
+/*
+ * A character that a terminal acts on rather than shows, though valid
+ * UTF-8: a C1 control (U+0080 to U+009F; U+009B is CSI on the Linux
+ * console, as ESC [ is), or a bidi embedding, override or isolate
+ * (U+202A to U+202E, U+2066 to U+2069), which reorders the rest of the
+ * line as it is displayed. Kobject names come from device strings, such
+ * as a USB serial number, so they may hold any of these.
+ */
+static bool utf8_acts_on_terminal(unsigned int cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /* Printable ASCII that a JSON string carries as it is */
@@ -202,6 +223,7 @@ static bool json_plain(unsigned char c)
 void json_escape(struct sbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	unsigned int cp;
 	size_t i = 0, n;
 
 	while (i < len) {
@@ -242,12 +264,15 @@ void json_escape(struct sbuf *sb, const char *s, size_t len)
 				sbuf_printf(sb, "\\u%04x", c);
 				break;
 			}
-			n = utf8_len(p + i, len - i);
+			n = utf8_decode(p + i, len - i, &cp);
 			if (n == 0) {
 				sbuf_printf(sb, "\\u%04x", c);
 				break;
 			}
-			sbuf_add(sb, s + i, n);
+			if (utf8_acts_on_terminal(cp))
+				sbuf_printf(sb, "\\u%04x", cp);
+			else
+				sbuf_add(sb, s + i, n);
 			i += n;
 			continue;
 		}
@@ -261,9 +286,19 @@ static bool c_plain(unsigned char c)
 	return c >= 0x20 && c < 0x7f && c != '\\';
 }
 
+/* Each of @n bytes as \xHH */
+static void c_escape_bytes(struct sbuf *sb, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sbuf_printf(sb, "\\x%02x", p[i]);
+}
+
 void c_escape(struct sbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	unsigned int cp;
 	size_t i = 0, n;
 
 	while (i < len) {
@@ -294,12 +329,15 @@ void c_escape(struct sbuf *sb, const char *s, size_t len)
 				sbuf_printf(sb, "\\x%02x", c);
 				break;
 			}
-			n = utf8_len(p + i, len - i);
+			n = utf8_decode(p + i, len - i, &cp);
 			if (n == 0) {
 				sbuf_printf(sb, "\\x%02x", c);
 				break;
 			}
-			sbuf_add(sb, s + i, n);
+			if (utf8_acts_on_terminal(cp))
+				c_escape_bytes(sb, p + i, n);
+			else
+				sbuf_add(sb, s + i, n);
 			i += n;
 			continue;
 		}
