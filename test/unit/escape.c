@@ -2,7 +2,7 @@
 /*
  * Unit tests of kevent-watch's escaping of hostile strings: characters a
  * terminal acts on (C1 controls, bidi overrides) in text, --format and
- * JSON output.
+ * JSON output, and the shell-quoted fields of --format (%q).
  */
 #include <errno.h>
 #include <string.h>
@@ -49,6 +49,15 @@ static const char *line(const struct record *r)
 	sbuf_free(&line_sb);
 	record_text(&line_sb, r);
 	return sbuf_str(&line_sb);
+}
+
+/* format_check() of @fmt fails with a message that contains @want_err */
+static bool format_refused(const char *fmt, const char *want_err)
+{
+	char err[256] = "";
+
+	return format_check(fmt, err, sizeof(err)) == -1 &&
+	       strstr(err, want_err) && strstr(err, "--format");
 }
 
 /*
@@ -117,5 +126,70 @@ UNIT_TEST(test_lines_escape_c1_and_bidi)
 	CHECK_STR(expand("%p %a=%v", &r),
 		  "/devices/pci0000:00/usb1/1-1/power_supply/hid-\\xc2\\x9b2J"
 		  "\\xe2\\x80\\xae-battery label=sensor \\xe2\\x81\\xa60\\n\n");
+	free_results();
+}
+
+UNIT_TEST(test_format_quoted_check)
+{
+	char err[256];
+
+	CHECK(format_check("%qs %qt %qc %qp %qa %qv %qu %qS %qe", err,
+			   sizeof(err)) == 0);
+	CHECK(format_check("%qp%%q", err, sizeof(err)) == 0);
+	CHECK(format_refused("%q", "'%q' at the end"));
+	CHECK(format_refused("a %q%", "unknown placeholder '%q%'"));
+	CHECK(format_refused("%qq", "unknown placeholder '%qq'"));
+	CHECK(format_refused("%qx %p", "unknown placeholder '%qx'"));
+	free_results();
+}
+
+UNIT_TEST(test_format_quoted_fields)
+{
+	struct record r = unit_event_record;
+
+	/* Nothing to quote: the same as without q */
+	CHECK_STR(expand("%qs %qt %qc %qp %qa %qv %qu %qS", &r),
+		  "42 123.456789 power /devices/platform/kevent-demo.0 "
+		  "temperature 47000 mdegC platform\n");
+
+	/* A space, as in a real platform device's name: one word */
+	r.path = "/devices/platform/Fixed MDIO bus.0";
+	CHECK_STR(expand("%qp %v", &r),
+		  "/devices/platform/Fixed\\ MDIO\\ bus.0 47000\n");
+	CHECK_STR(expand("%p %v", &r), "/devices/platform/Fixed MDIO bus.0 47000\n");
+
+	/* What the shell would act on has a backslash before it */
+	r.value = "a'b\"c$d`e;f&g|h*i?j[k]l(m)n<o>p{q}r#s!t^u~v w";
+	r.value_len = strlen(r.value);
+	CHECK_STR(expand("%qv", &r),
+		  "a\\'b\\\"c\\$d\\`e\\;f\\&g\\|h\\*i\\?j\\[k\\]l\\(m\\)n\\<o"
+		  "\\>p\\{q\\}r\\#s\\!t\\^u\\~v\\ w\n");
+	/* and what is safe has none */
+	r.value = "-_./:,+@%=09AZaz";
+	r.value_len = strlen(r.value);
+	CHECK_STR(expand("%qv", &r), "-_./:,+@%=09AZaz\n");
+
+	/*
+	 * The C-style escapes of %v come first, then their backslashes are
+	 * quoted: the shell's reading gives back the text of %v.
+	 */
+	r.value = "tab\there\\" CSI "\x01";
+	r.value_len = strlen(r.value);
+	CHECK_STR(expand("%v", &r), "tab\\there\\\\\\xc2\\x9b\\x01\n");
+	CHECK_STR(expand("%qv", &r),
+		  "tab\\\\there\\\\\\\\\\\\xc2\\\\x9b\\\\x01\n");
+	/* Non-ASCII text passes */
+	r.value = "t\xc3\xa9 \xe6\x97\xa5";
+	r.value_len = strlen(r.value);
+	CHECK_STR(expand("%qv", &r), "t\xc3\xa9\\ \xe6\x97\xa5\n");
+
+	/* An empty field is '', still a word */
+	r.value = NULL;
+	r.value_len = 0;
+	r.error = ENODEV;
+	r.unit = NULL;
+	CHECK_STR(expand("%qv|%qe|%qu|%e", &r), "''|ENODEV|''|ENODEV\n");
+	r.type = RECORD_STATE;
+	CHECK_STR(expand("[%qs]", &r), "['']\n");
 	free_results();
 }

@@ -23,6 +23,7 @@ setup()
 teardown()
 {
 	watch_stop
+	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
 }
 
 @test "a temperature write is one human-readable event carrying the new value" {
@@ -163,6 +164,39 @@ teardown()
 		run grep -cF "$raw" "$BATS_TEST_TMPDIR/all.out"
 		assert_output 0
 	done
+}
+
+@test "%q quotes a field for the shell: read gives back a path with a space, eval a hostile label, and nothing runs" {
+	# A device named as real platform devices are ("Fixed MDIO bus.0")
+	insmod "$KEVENT_TEST_DRIVER" 'name="kevent test"'
+	run -0 --separate-stderr "$KEVENT_WATCH" --list \
+		--path '/devices/platform/kevent test.0' --format '%qp %qa %v'
+	assert_output '/devices/platform/kevent\ test.0 temperature 25000'
+	read path attr value <<<"$output"
+	assert_equal "$path" '/devices/platform/kevent test.0'
+	assert_equal "$attr" temperature
+	assert_equal "$value" 25000
+	rmmod kevent_test
+
+	# Quotes, substitutions, separators, globs, a tab and a backslash:
+	# eval gives back the text of %v (its C-style escapes included)
+	pwned=$BATS_TEST_TMPDIR/pwned
+	label="it's \"\$(touch $pwned)\" \`touch $pwned\`; touch $pwned | x & ~ * [a] {b,c} #"$'\t\\ end'
+	want="it's \"\$(touch $pwned)\" \`touch $pwned\`; touch $pwned | x & ~ * [a] {b,c} #"$'\\t\\\\ end'
+	watch_start --count 1 --format '%qv %qp %qe'
+	demo_set 1 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run wc -l < "$WATCH_OUT"
+	assert_output 1
+	line=$(cat "$WATCH_OUT")
+	eval "set -- $line"
+	assert_equal "$#" 3
+	assert_equal "$1" "$want"
+	assert_equal "$2" /devices/platform/kevent-demo.1
+	assert_equal "$3" ''
+	run test -e "$pwned"
+	assert_failure
 }
 
 @test "--list prints every annotated source with its current value" {

@@ -475,8 +475,40 @@ void overrun_text(struct sbuf *sb, long long lost)
 	sbuf_addc(sb, '\n');
 }
 
-static const char format_placeholders[] = "stcpavuSe%";
+/* The placeholders of a field, which %q may quote; and all of them */
+#define FORMAT_FIELDS "stcpavuSe"
+static const char format_fields[] = FORMAT_FIELDS;
+static const char format_placeholders[] = FORMAT_FIELDS "%";
 static const char format_escapes[] = "nt\\";
+
+/* The placeholder at @p, just after a '%'. Return: 0, or -1 with @err set. */
+static int format_check_placeholder(const char *p, char *err, size_t errlen)
+{
+	if (!p[0]) {
+		snprintf(err, errlen,
+			 "--format: '%%' at the end (write %%%% for a percent sign)");
+		return -1;
+	}
+	if (p[0] == 'q') {
+		if (!p[1]) {
+			snprintf(err, errlen,
+				 "--format: '%%q' at the end (write %%qp for the path, quoted)");
+			return -1;
+		}
+		if (!strchr(format_fields, p[1])) {
+			snprintf(err, errlen,
+				 "--format: unknown placeholder '%%q%c'", p[1]);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strchr(format_placeholders, p[0])) {
+		snprintf(err, errlen, "--format: unknown placeholder '%%%c'",
+			 p[0]);
+		return -1;
+	}
+	return 0;
+}
 
 int format_check(const char *fmt, char *err, size_t errlen)
 {
@@ -484,19 +516,9 @@ int format_check(const char *fmt, char *err, size_t errlen)
 
 	for (p = fmt; *p; p++) {
 		if (*p == '%') {
-			if (!p[1]) {
-				snprintf(
-					err, errlen,
-					"--format: '%%' at the end (write %%%% for a percent sign)");
+			if (format_check_placeholder(p + 1, err, errlen) < 0)
 				return -1;
-			}
-			if (!strchr(format_placeholders, p[1])) {
-				snprintf(err, errlen,
-					 "--format: unknown placeholder '%%%c'",
-					 p[1]);
-				return -1;
-			}
-			p++;
+			p += p[1] == 'q' ? 2 : 1;
 		} else if (*p == '\\') {
 			if (!p[1]) {
 				snprintf(
@@ -522,10 +544,99 @@ static void c_escape_opt(struct sbuf *sb, const char *s)
 		c_escape_str(sb, s);
 }
 
+/*
+ * Bytes that a shell word carries as they are: letters, digits, a few
+ * punctuation marks no shell acts on, and the bytes of non-ASCII UTF-8
+ * (c_escape() leaves only printable characters there, and the shell splits
+ * words at ASCII blanks only).
+ */
+static bool shell_plain(unsigned char c)
+{
+	return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("-_./:,+@%=", c));
+}
+
+/*
+ * Quote for the shell the field that fills the buffer from @start: a
+ * backslash before each byte that is not shell_plain(), in place; an empty
+ * field becomes ''. Both read (without -r) and eval then give back the
+ * field, as one word.
+ */
+static void shell_quote_from(struct sbuf *sb, size_t start)
+{
+	size_t extra = 0, i, j;
+	char c;
+
+	if (sb->oom)
+		return;
+	if (sb->len == start) {
+		sbuf_adds(sb, "''");
+		return;
+	}
+	for (i = start; i < sb->len; i++)
+		if (!shell_plain(sb->buf[i]))
+			extra++;
+	if (!extra || !sbuf_grow(sb, extra))
+		return;
+	/* From the end, so that each byte moves once */
+	i = sb->len;
+	sb->len += extra;
+	sb->buf[sb->len] = '\0';
+	for (j = sb->len; i > start;) {
+		c = sb->buf[--i];
+		sb->buf[--j] = c;
+		if (!shell_plain(c))
+			sb->buf[--j] = '\\';
+	}
+}
+
+/* Expand field placeholder @c (one of FORMAT_FIELDS) for @r. */
+static void format_field(struct sbuf *sb, char c, const struct record *r)
+{
+	char buf[16];
+
+	switch (c) {
+	case 's':
+		if (r->type == RECORD_EVENT && !r->no_seq)
+			sbuf_printf(sb, "%llu", (unsigned long long)r->seq);
+		break;
+	case 't':
+		format_time(sb, r->time_ns);
+		break;
+	case 'c':
+		c_escape_opt(sb, r->cls);
+		break;
+	case 'p':
+		c_escape_opt(sb, r->path);
+		break;
+	case 'a':
+		c_escape_opt(sb, r->attr);
+		break;
+	case 'v':
+		if (!r->error)
+			c_escape(sb, r->value, r->value_len);
+		break;
+	case 'u':
+		c_escape_opt(sb, r->unit);
+		break;
+	case 'S':
+		c_escape_opt(sb, r->subsystem);
+		break;
+	case 'e':
+		if (r->error)
+			sbuf_adds(sb, errno_name(r->error, buf));
+		break;
+	default:
+		sbuf_addc(sb, '%');
+		sbuf_addc(sb, c);
+		break;
+	}
+}
+
 void format_expand(struct sbuf *sb, const char *fmt, const struct record *r)
 {
 	const char *p;
-	char buf[16];
+	size_t start;
 
 	for (p = fmt; *p; p++) {
 		if (*p == '\\' && p[1]) {
@@ -538,45 +649,15 @@ void format_expand(struct sbuf *sb, const char *fmt, const struct record *r)
 			continue;
 		}
 		p++;
-		switch (*p) {
-		case 's':
-			if (r->type == RECORD_EVENT && !r->no_seq)
-				sbuf_printf(sb, "%llu",
-					    (unsigned long long)r->seq);
-			break;
-		case 't':
-			format_time(sb, r->time_ns);
-			break;
-		case 'c':
-			c_escape_opt(sb, r->cls);
-			break;
-		case 'p':
-			c_escape_opt(sb, r->path);
-			break;
-		case 'a':
-			c_escape_opt(sb, r->attr);
-			break;
-		case 'v':
-			if (!r->error)
-				c_escape(sb, r->value, r->value_len);
-			break;
-		case 'u':
-			c_escape_opt(sb, r->unit);
-			break;
-		case 'S':
-			c_escape_opt(sb, r->subsystem);
-			break;
-		case 'e':
-			if (r->error)
-				sbuf_adds(sb, errno_name(r->error, buf));
-			break;
-		case '%':
+		if (*p == '%') {
 			sbuf_addc(sb, '%');
-			break;
-		default:
-			sbuf_addc(sb, '%');
-			sbuf_addc(sb, *p);
-			break;
+		} else if (*p == 'q' && p[1] && strchr(format_fields, p[1])) {
+			p++;
+			start = sb->len;
+			format_field(sb, *p, r);
+			shell_quote_from(sb, start);
+		} else {
+			format_field(sb, *p, r);
 		}
 	}
 	sbuf_addc(sb, '\n');

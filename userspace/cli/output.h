@@ -127,7 +127,13 @@ void overrun_text(struct sbuf *sb, long long lost);
  */
 int format_check(const char *fmt, char *err, size_t errlen);
 
-/* Expand a checked --format string for @r, and add a newline. */
+/*
+ * Expand a checked --format string for @r, and add a newline. A field is
+ * C-escaped (c_escape()); %qX quotes field X for the shell on top: a
+ * backslash before each byte but letters, digits, "-_./:,+@%=" and
+ * non-ASCII UTF-8, '' for an empty field, so that read (without -r) and
+ * eval give it back as one word.
+ */
 void format_expand(struct sbuf *sb, const char *fmt, const struct record *r);
 
 #endif /* KEVENT_WATCH_OUTPUT_H */
