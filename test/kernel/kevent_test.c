@@ -5,7 +5,10 @@
  *
  * It binds to the platform device kevent-test.0, created at load, whose
  * attribute temperature is an event source the driver embeds in its data
- * and registers with devm_kevent_source_register(). With the module
+ * and registers with devm_kevent_source_register(). The module parameter
+ * name renames the device and driver: a name with a space, as real
+ * platform devices have ("Fixed MDIO bus.0"), gives a source whose path
+ * has one (insmod kevent_test.ko 'name="kevent test"'). With the module
  * parameter notify_us set, a high-resolution timer notifies that source
  * every notify_us microseconds, without any lock, from the probe on: its
  * devm cancel is registered before the source, so on unbind the source is
@@ -51,6 +54,11 @@
 #define KEVENT_TEST_SEGMENT_MAX		200
 #define KEVENT_TEST_DEEP_MAX		8192
 #define KEVENT_TEST_DEEP_KOBJS		64
+
+static char *name = KEVENT_TEST_NAME;
+module_param(name, charp, 0444);
+MODULE_PARM_DESC(name,
+		 "Name of the platform device (with .0) and of the driver (default: " KEVENT_TEST_NAME ")");
 
 static unsigned int notify_us;
 module_param(notify_us, uint, 0644);
@@ -339,12 +347,12 @@ static int __init kevent_test_init(void)
 	}
 	kevent_test_deep = d;
 
+	kevent_test_driver.driver.name = name;
 	ret = platform_driver_register(&kevent_test_driver);
 	if (ret)
 		goto out_put_base;
 
-	kevent_test_pdev = platform_device_register_simple(KEVENT_TEST_NAME,
-							   0, NULL, 0);
+	kevent_test_pdev = platform_device_register_simple(name, 0, NULL, 0);
 	if (IS_ERR(kevent_test_pdev)) {
 		ret = PTR_ERR(kevent_test_pdev);
 		goto out_unregister_driver;

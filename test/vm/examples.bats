@@ -42,6 +42,7 @@ teardown()
 		wait "$SYSLOGD_PID" 2>/dev/null || true
 		rm -f /dev/log
 	fi
+	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
 	# A sensor was unplugged: start the next test with fresh modules.
 	[ -e "$DEMO_SYS/kevent-demo.1" ] || modules_unload
 }
@@ -140,6 +141,27 @@ ALERT /devices/platform/kevent-demo.0 temperature=47000"
 	run cat "$ERR"
 	assert_output ""
 	kill -0 "$SPAWN_PID"
+}
+
+@test "threshold-alert.sh reports a device whose path has a space by its whole path" {
+	# kevent_test's temperature is 25000, named as real platform devices
+	# are ("Fixed MDIO bus.0"); the demo sensors start below the threshold
+	insmod "$KEVENT_TEST_DRIVER" 'name="kevent test"'
+	demo_set 0 temperature 20000
+	demo_set 1 temperature 20000
+	spawn "$EXAMPLES/threshold-alert.sh" 24
+	expect_line 'ALERT /devices/platform/kevent test.0 temperature=25000' 30
+	demo_set 0 temperature 30000
+	expect_line 'ALERT /devices/platform/kevent-demo.0 temperature=30000'
+	demo_set 0 temperature 20000
+	expect_line 'CLEAR /devices/platform/kevent-demo.0 temperature=20000'
+
+	run cat "$OUT"
+	assert_output "ALERT /devices/platform/kevent test.0 temperature=25000
+ALERT /devices/platform/kevent-demo.0 temperature=30000
+CLEAR /devices/platform/kevent-demo.0 temperature=20000"
+	run cat "$ERR"
+	assert_output ""
 }
 
 @test "threshold-alert.sh refuses a threshold that is not a whole number of degrees" {

@@ -133,6 +133,30 @@ hwmon_dir()
 	assert_output ''
 }
 
+@test "--uevent ignores the change uevent of an input device, whose NAME= is its product name" {
+	local input=/sys/class/input/input0
+
+	# The VM's PS/2 keyboard, "AT Translated Set 2 keyboard"
+	run cat "$input/uevent"
+	assert_success
+	assert_line --regexp '^NAME=".* .*"$'
+	watch_start --uevent --json --count 1 --timeout 20
+	echo change > "$input/uevent"
+	# then an hwmon alarm, whose NAME= is an attribute
+	demo_set 0 temperature 81000
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run jq -c '[.source, .attr, .subsystem]' "$WATCH_OUT"
+	assert_output '["uevent","temp1_alarm","hwmon"]'
+
+	watch_start --uevent --timeout 1
+	echo change > "$input/uevent"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT" "$WATCH_ERR"
+	assert_output ''
+}
+
 @test "kevent events and --list states carry source kevent" {
 	watch_start --json --count 1
 	demo_set 0 temperature 43210

@@ -23,6 +23,7 @@ setup()
 teardown()
 {
 	watch_stop
+	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
 }
 
 @test "a temperature write is one human-readable event carrying the new value" {
@@ -121,6 +122,81 @@ teardown()
 	assert_output --partial $'a "q" b\\\\s\\tt\xc3\xa9\\x01'
 	run grep -cF $'\t' "$WATCH_OUT"
 	assert_output 0
+}
+
+@test "C1 controls and bidi overrides in a label are escaped in text and --format lines, and as \\u in JSON that decodes to the label" {
+	# U+009B (CSI on the Linux console), U+202E, U+2066 and U+2069, then
+	# U+00A0, printable, which passes
+	label=$'csi\xc2\x9b2J rlo\xe2\x80\xae lri\xe2\x81\xa6 pdi\xe2\x81\xa9 nbsp\xc2\xa0'
+	escaped=$'csi\\xc2\\x9b2J rlo\\xe2\\x80\\xae lri\\xe2\\x81\\xa6 pdi\\xe2\\x81\\xa9 nbsp\xc2\xa0'
+	watch_start --count 1 --format '[%v]'
+	demo_set 0 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_output "[$escaped]"
+	cp "$WATCH_OUT" "$BATS_TEST_TMPDIR/all.out"
+
+	watch_start --count 1
+	demo_set 0 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_output --regexp '^KEVENT\[[0-9.]+\] [0-9]+ general /devices/platform/kevent-demo\.0 label='
+	assert_output --partial "label=$escaped (platform)"
+	cat "$WATCH_OUT" >> "$BATS_TEST_TMPDIR/all.out"
+
+	watch_start --json --count 1
+	demo_set 0 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run grep -cF $'"value":"csi\\u009b2J rlo\\u202e lri\\u2066 pdi\\u2069 nbsp\xc2\xa0"' "$WATCH_OUT"
+	assert_output 1
+	run jq -j -e '.value' "$WATCH_OUT"
+	assert_success
+	assert_equal "$output" "$label"
+	cat "$WATCH_OUT" >> "$BATS_TEST_TMPDIR/all.out"
+
+	# None of the four is left raw in any of the three outputs
+	run wc -l < "$BATS_TEST_TMPDIR/all.out"
+	assert_output 3
+	for raw in $'\xc2\x9b' $'\xe2\x80\xae' $'\xe2\x81\xa6' $'\xe2\x81\xa9'; do
+		run grep -cF "$raw" "$BATS_TEST_TMPDIR/all.out"
+		assert_output 0
+	done
+}
+
+@test "%q quotes a field for the shell: read gives back a path with a space, eval a hostile label, and nothing runs" {
+	# A device named as real platform devices are ("Fixed MDIO bus.0")
+	insmod "$KEVENT_TEST_DRIVER" 'name="kevent test"'
+	run -0 --separate-stderr "$KEVENT_WATCH" --list \
+		--path '/devices/platform/kevent test.0' --format '%qp %qa %v'
+	assert_output '/devices/platform/kevent\ test.0 temperature 25000'
+	read path attr value <<<"$output"
+	assert_equal "$path" '/devices/platform/kevent test.0'
+	assert_equal "$attr" temperature
+	assert_equal "$value" 25000
+	rmmod kevent_test
+
+	# Quotes, substitutions, separators, globs, a tab and a backslash:
+	# eval gives back the text of %v (its C-style escapes included)
+	pwned=$BATS_TEST_TMPDIR/pwned
+	label="it's \"\$(touch $pwned)\" \`touch $pwned\`; touch $pwned | x & ~ * [a] {b,c} #"$'\t\\ end'
+	want="it's \"\$(touch $pwned)\" \`touch $pwned\`; touch $pwned | x & ~ * [a] {b,c} #"$'\\t\\\\ end'
+	watch_start --count 1 --format '%qv %qp %qe'
+	demo_set 1 label "$label"
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run wc -l < "$WATCH_OUT"
+	assert_output 1
+	line=$(cat "$WATCH_OUT")
+	eval "set -- $line"
+	assert_equal "$#" 3
+	assert_equal "$1" "$want"
+	assert_equal "$2" /devices/platform/kevent-demo.1
+	assert_equal "$3" ''
+	run test -e "$pwned"
+	assert_failure
 }
 
 @test "--list prints every annotated source with its current value" {

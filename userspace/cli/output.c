@@ -163,14 +163,20 @@ size_t value_trim(const char *value, size_t len)
 	return len;
 }
 
-/* Length of the valid UTF-8 sequence at @s (1 to 4), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t left)
+/*
+ * Length of the valid UTF-8 sequence at @s (1 to 4), its code point in
+ * @ret_cp; or 0 if invalid.
+ */
+static size_t utf8_decode(const unsigned char *s, size_t left,
+			  unsigned int *ret_cp)
 {
 	unsigned int cp;
 	size_t n, i;
 
-	if (s[0] < 0x80)
+	if (s[0] < 0x80) {
+		*ret_cp = s[0];
 		return 1;
+	}
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
 		n = 2, cp = s[0] & 0x1f;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
@@ -190,7 +196,22 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
+	*ret_cp = cp;
 	return n;
+}
+
+/*
+ * A character that a terminal acts on rather than shows, though valid
+ * UTF-8: a C1 control (U+0080 to U+009F; U+009B is CSI on the Linux
+ * console, as ESC [ is), or a bidi embedding, override or isolate
+ * (U+202A to U+202E, U+2066 to U+2069), which reorders the rest of the
+ * line as it is displayed. Kobject names come from device strings, such
+ * as a USB serial number, so they may hold any of these.
+ */
+static bool utf8_acts_on_terminal(unsigned int cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /* Printable ASCII that a JSON string carries as it is */
@@ -202,6 +223,7 @@ static bool json_plain(unsigned char c)
 void json_escape(struct sbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	unsigned int cp;
 	size_t i = 0, n;
 
 	while (i < len) {
@@ -242,12 +264,15 @@ void json_escape(struct sbuf *sb, const char *s, size_t len)
 				sbuf_printf(sb, "\\u%04x", c);
 				break;
 			}
-			n = utf8_len(p + i, len - i);
+			n = utf8_decode(p + i, len - i, &cp);
 			if (n == 0) {
 				sbuf_printf(sb, "\\u%04x", c);
 				break;
 			}
-			sbuf_add(sb, s + i, n);
+			if (utf8_acts_on_terminal(cp))
+				sbuf_printf(sb, "\\u%04x", cp);
+			else
+				sbuf_add(sb, s + i, n);
 			i += n;
 			continue;
 		}
@@ -261,9 +286,19 @@ static bool c_plain(unsigned char c)
 	return c >= 0x20 && c < 0x7f && c != '\\';
 }
 
+/* Each of @n bytes as \xHH */
+static void c_escape_bytes(struct sbuf *sb, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sbuf_printf(sb, "\\x%02x", p[i]);
+}
+
 void c_escape(struct sbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	unsigned int cp;
 	size_t i = 0, n;
 
 	while (i < len) {
@@ -294,12 +329,15 @@ void c_escape(struct sbuf *sb, const char *s, size_t len)
 				sbuf_printf(sb, "\\x%02x", c);
 				break;
 			}
-			n = utf8_len(p + i, len - i);
+			n = utf8_decode(p + i, len - i, &cp);
 			if (n == 0) {
 				sbuf_printf(sb, "\\x%02x", c);
 				break;
 			}
-			sbuf_add(sb, s + i, n);
+			if (utf8_acts_on_terminal(cp))
+				c_escape_bytes(sb, p + i, n);
+			else
+				sbuf_add(sb, s + i, n);
 			i += n;
 			continue;
 		}
@@ -437,8 +475,40 @@ void overrun_text(struct sbuf *sb, long long lost)
 	sbuf_addc(sb, '\n');
 }
 
-static const char format_placeholders[] = "stcpavuSe%";
+/* The placeholders of a field, which %q may quote; and all of them */
+#define FORMAT_FIELDS "stcpavuSe"
+static const char format_fields[] = FORMAT_FIELDS;
+static const char format_placeholders[] = FORMAT_FIELDS "%";
 static const char format_escapes[] = "nt\\";
+
+/* The placeholder at @p, just after a '%'. Return: 0, or -1 with @err set. */
+static int format_check_placeholder(const char *p, char *err, size_t errlen)
+{
+	if (!p[0]) {
+		snprintf(err, errlen,
+			 "--format: '%%' at the end (write %%%% for a percent sign)");
+		return -1;
+	}
+	if (p[0] == 'q') {
+		if (!p[1]) {
+			snprintf(err, errlen,
+				 "--format: '%%q' at the end (write %%qp for the path, quoted)");
+			return -1;
+		}
+		if (!strchr(format_fields, p[1])) {
+			snprintf(err, errlen,
+				 "--format: unknown placeholder '%%q%c'", p[1]);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strchr(format_placeholders, p[0])) {
+		snprintf(err, errlen, "--format: unknown placeholder '%%%c'",
+			 p[0]);
+		return -1;
+	}
+	return 0;
+}
 
 int format_check(const char *fmt, char *err, size_t errlen)
 {
@@ -446,19 +516,9 @@ int format_check(const char *fmt, char *err, size_t errlen)
 
 	for (p = fmt; *p; p++) {
 		if (*p == '%') {
-			if (!p[1]) {
-				snprintf(
-					err, errlen,
-					"--format: '%%' at the end (write %%%% for a percent sign)");
+			if (format_check_placeholder(p + 1, err, errlen) < 0)
 				return -1;
-			}
-			if (!strchr(format_placeholders, p[1])) {
-				snprintf(err, errlen,
-					 "--format: unknown placeholder '%%%c'",
-					 p[1]);
-				return -1;
-			}
-			p++;
+			p += p[1] == 'q' ? 2 : 1;
 		} else if (*p == '\\') {
 			if (!p[1]) {
 				snprintf(
@@ -484,10 +544,99 @@ static void c_escape_opt(struct sbuf *sb, const char *s)
 		c_escape_str(sb, s);
 }
 
+/*
+ * Bytes that a shell word carries as they are: letters, digits, a few
+ * punctuation marks no shell acts on, and the bytes of non-ASCII UTF-8
+ * (c_escape() leaves only printable characters there, and the shell splits
+ * words at ASCII blanks only).
+ */
+static bool shell_plain(unsigned char c)
+{
+	return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("-_./:,+@%=", c));
+}
+
+/*
+ * Quote for the shell the field that fills the buffer from @start: a
+ * backslash before each byte that is not shell_plain(), in place; an empty
+ * field becomes ''. Both read (without -r) and eval then give back the
+ * field, as one word.
+ */
+static void shell_quote_from(struct sbuf *sb, size_t start)
+{
+	size_t extra = 0, i, j;
+	char c;
+
+	if (sb->oom)
+		return;
+	if (sb->len == start) {
+		sbuf_adds(sb, "''");
+		return;
+	}
+	for (i = start; i < sb->len; i++)
+		if (!shell_plain(sb->buf[i]))
+			extra++;
+	if (!extra || !sbuf_grow(sb, extra))
+		return;
+	/* From the end, so that each byte moves once */
+	i = sb->len;
+	sb->len += extra;
+	sb->buf[sb->len] = '\0';
+	for (j = sb->len; i > start;) {
+		c = sb->buf[--i];
+		sb->buf[--j] = c;
+		if (!shell_plain(c))
+			sb->buf[--j] = '\\';
+	}
+}
+
+/* Expand field placeholder @c (one of FORMAT_FIELDS) for @r. */
+static void format_field(struct sbuf *sb, char c, const struct record *r)
+{
+	char buf[16];
+
+	switch (c) {
+	case 's':
+		if (r->type == RECORD_EVENT && !r->no_seq)
+			sbuf_printf(sb, "%llu", (unsigned long long)r->seq);
+		break;
+	case 't':
+		format_time(sb, r->time_ns);
+		break;
+	case 'c':
+		c_escape_opt(sb, r->cls);
+		break;
+	case 'p':
+		c_escape_opt(sb, r->path);
+		break;
+	case 'a':
+		c_escape_opt(sb, r->attr);
+		break;
+	case 'v':
+		if (!r->error)
+			c_escape(sb, r->value, r->value_len);
+		break;
+	case 'u':
+		c_escape_opt(sb, r->unit);
+		break;
+	case 'S':
+		c_escape_opt(sb, r->subsystem);
+		break;
+	case 'e':
+		if (r->error)
+			sbuf_adds(sb, errno_name(r->error, buf));
+		break;
+	default:
+		sbuf_addc(sb, '%');
+		sbuf_addc(sb, c);
+		break;
+	}
+}
+
 void format_expand(struct sbuf *sb, const char *fmt, const struct record *r)
 {
 	const char *p;
-	char buf[16];
+	size_t start;
 
 	for (p = fmt; *p; p++) {
 		if (*p == '\\' && p[1]) {
@@ -500,45 +649,15 @@ void format_expand(struct sbuf *sb, const char *fmt, const struct record *r)
 			continue;
 		}
 		p++;
-		switch (*p) {
-		case 's':
-			if (r->type == RECORD_EVENT && !r->no_seq)
-				sbuf_printf(sb, "%llu",
-					    (unsigned long long)r->seq);
-			break;
-		case 't':
-			format_time(sb, r->time_ns);
-			break;
-		case 'c':
-			c_escape_opt(sb, r->cls);
-			break;
-		case 'p':
-			c_escape_opt(sb, r->path);
-			break;
-		case 'a':
-			c_escape_opt(sb, r->attr);
-			break;
-		case 'v':
-			if (!r->error)
-				c_escape(sb, r->value, r->value_len);
-			break;
-		case 'u':
-			c_escape_opt(sb, r->unit);
-			break;
-		case 'S':
-			c_escape_opt(sb, r->subsystem);
-			break;
-		case 'e':
-			if (r->error)
-				sbuf_adds(sb, errno_name(r->error, buf));
-			break;
-		case '%':
+		if (*p == '%') {
 			sbuf_addc(sb, '%');
-			break;
-		default:
-			sbuf_addc(sb, '%');
-			sbuf_addc(sb, *p);
-			break;
+		} else if (*p == 'q' && p[1] && strchr(format_fields, p[1])) {
+			p++;
+			start = sb->len;
+			format_field(sb, *p, r);
+			shell_quote_from(sb, start);
+		} else {
+			format_field(sb, *p, r);
 		}
 	}
 	sbuf_addc(sb, '\n');

@@ -59,16 +59,21 @@ size_t value_trim(const char *value, size_t len);
 /*
  * JSON string contents per RFC 8259 (without the quotes): '"' and '\\'
  * escaped, control bytes as \b \f \n \r \t or \u00XX (DEL as \u007f),
- * valid UTF-8 passed through, and each byte that is not part of valid UTF-8
- * as \u00XX of its value (so invalid input still gives valid JSON, at the
- * cost of reading such a byte as the Latin-1 character of that value).
+ * valid UTF-8 passed through but for the characters a terminal acts on
+ * (C1 controls U+0080 to U+009F, bidi overrides and isolates U+202A to
+ * U+202E and U+2066 to U+2069), written \uXXXX, which decodes to the same
+ * string; and each byte that is not part of valid UTF-8 as \u00XX of its
+ * value (so invalid input still gives valid JSON, at the cost of reading
+ * such a byte as the Latin-1 character of that value).
  */
 void json_escape(struct sbuf *sb, const char *s, size_t len);
 
 /*
  * C-style escaping for text output: '\\' as \\, tab and newline as \t and
  * \n, carriage return as \r, other control bytes and bytes that are not
- * part of valid UTF-8 as \xHH; printable bytes and valid UTF-8 as they are.
+ * part of valid UTF-8 as \xHH, and so each UTF-8 byte of the characters a
+ * terminal acts on (C1 controls, bidi overrides and isolates, as for
+ * json_escape()); printable bytes and other valid UTF-8 as they are.
  */
 void c_escape(struct sbuf *sb, const char *s, size_t len);
 
@@ -122,7 +127,13 @@ void overrun_text(struct sbuf *sb, long long lost);
  */
 int format_check(const char *fmt, char *err, size_t errlen);
 
-/* Expand a checked --format string for @r, and add a newline. */
+/*
+ * Expand a checked --format string for @r, and add a newline. A field is
+ * C-escaped (c_escape()); %qX quotes field X for the shell on top: a
+ * backslash before each byte but letters, digits, "-_./:,+@%=" and
+ * non-ASCII UTF-8, '' for an empty field, so that read (without -r) and
+ * eval give it back as one word.
+ */
 void format_expand(struct sbuf *sb, const char *fmt, const struct record *r);
 
 #endif /* KEVENT_WATCH_OUTPUT_H */

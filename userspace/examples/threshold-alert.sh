@@ -17,7 +17,7 @@
 #
 # A device already above DEGREES when the script starts alerts at once
 # (--coldplug). A value that cannot be read, such as that of a device going
-# away, is skipped (kevent-watch prints an empty %v for it). Replace the
+# away, is skipped (kevent-watch prints '' for its %qv). Replace the
 # echo lines with what you need: logger, mail, notify-send.
 set -eu -o pipefail
 
@@ -38,9 +38,13 @@ low=$((($1 - ${2:-2}) * 1000))
 
 declare -A hot=() # the paths of the devices above the threshold
 
-# kevent-watch ends each --format line with a newline itself.
-kevent-watch --attr temperature --coldplug --format '%p %v' |
-	while read -r path value; do
+# kevent-watch ends each --format line with a newline itself. A path may
+# have a space (a platform device named "Fixed MDIO bus.0"): %qp and %qv
+# quote the fields for the shell, and read, without -r, gives each back
+# whole.
+# shellcheck disable=SC2162 # read without -r undoes the quoting of %q
+kevent-watch --attr temperature --coldplug --format '%qp %qv' |
+	while read path value; do
 		case ${value#-} in
 		'' | *[!0-9]*) continue ;; # unreadable, or not a number
 		esac

@@ -105,6 +105,12 @@ int kevent_event_new_stock(enum kevent_event_source source, uint64_t seq,
 			   struct kevent_event **ret_event);
 
 /*
+ * Does a change uevent of @subsystem with property NAME=@name name an
+ * attribute of its device, as hwmon_notify_event() sends?
+ */
+bool kevent_uevent_names_attr(const char *subsystem, const char *name);
+
+/*
  * Loss detection over the per-class sequence numbers (KEVENT_A_CLASS_SEQ) of
  * the events a monitor receives. The kernel numbers every event of a class,
  * sent or not, from 1: a number more than one above the last one seen means

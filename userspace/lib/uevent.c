@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The uevent source: change uevents with NAME=<attr>, through libudev.
+ * The uevent source: change uevents with NAME=<attr> from the subsystems
+ * that send them for attributes, through libudev.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -71,6 +72,44 @@ kevent_uevent_monitor_get_fd(struct kevent_uevent_monitor *monitor)
 	return udev_monitor_get_fd(monitor->mon);
 }
 
+/*
+ * The subsystems whose change uevents carry NAME=<attribute>: hwmon, from
+ * hwmon_notify_event(). Others use NAME= for something else: an input
+ * device for its product name (NAME="AT Translated Set 2 keyboard"), a
+ * thermal zone for its type; an event of those would name no attribute.
+ */
+static const char *const uevent_attr_subsystems[] = {
+	"hwmon",
+};
+
+/* [a-z0-9_]+, the shape of the attribute names of those subsystems */
+static bool attr_shaped(const char *name)
+{
+	const char *p;
+
+	if (!*name)
+		return false;
+	for (p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_'))
+			return false;
+	return true;
+}
+
+bool kevent_uevent_names_attr(const char *subsystem, const char *name)
+{
+	size_t i;
+
+	if (!subsystem || !name || !attr_shaped(name))
+		return false;
+	for (i = 0; i < sizeof(uevent_attr_subsystems) /
+				sizeof(uevent_attr_subsystems[0]);
+	     i++)
+		if (strcmp(subsystem, uevent_attr_subsystems[i]) == 0)
+			return true;
+	return false;
+}
+
 /* The event of @dev, or 0 and NULL if it is not an attribute change. */
 static int uevent_to_event(struct udev_device *dev,
 			   struct kevent_event **ret_event)
@@ -78,14 +117,16 @@ static int uevent_to_event(struct udev_device *dev,
 	const char *action = udev_device_get_action(dev);
 	const char *name = udev_device_get_property_value(dev, "NAME");
 	const char *devpath = udev_device_get_devpath(dev);
+	const char *subsystem = udev_device_get_subsystem(dev);
 	int r;
 
 	*ret_event = NULL;
-	if (!action || strcmp(action, "change") != 0 || !name || !devpath)
+	if (!action || strcmp(action, "change") != 0 || !devpath ||
+	    !kevent_uevent_names_attr(subsystem, name))
 		return 0;
 	r = kevent_event_new_stock(KEVENT_EVENT_SOURCE_UEVENT,
 				   udev_device_get_seqnum(dev), devpath, name,
-				   udev_device_get_subsystem(dev), ret_event);
+				   subsystem, ret_event);
 	/* A DEVPATH or NAME that fails validation: not an attribute event. */
 	return r == -EINVAL ? 0 : r;
 }

@@ -467,8 +467,10 @@ struct kevent_uevent_monitor;
  *
  * Listens to the kernel's uevents through libudev (the "kernel" source, no
  * udev daemon needed) and keeps those of action "change" that carry a
- * NAME=<attribute> property, the convention of hwmon_notify_event(): each
- * becomes an event of attribute NAME of the uevent's DEVPATH.
+ * NAME=<attribute> property, the convention of hwmon_notify_event(), from
+ * a subsystem that follows it (hwmon) and with a NAME of [a-z0-9_]+ only:
+ * each becomes an event of attribute NAME of the uevent's DEVPATH. Others
+ * use NAME= for something else (an input device for its product name).
  *
  * Return: 0; -ENOMEM; or the negative errno of the socket calls.
  */
@@ -487,7 +489,7 @@ int kevent_uevent_monitor_get_fd(struct kevent_uevent_monitor *monitor);
  * @ret_event: the event, a new reference; set only when 0 is returned
  *
  * Never blocks. Other uevents, and those whose DEVPATH or NAME fail
- * validation, are skipped.
+ * validation or come from another subsystem, are skipped.
  *
  * Return: 0; -EAGAIN if nothing is pending; -ENOBUFS if uevents were lost
  * (the monitor stays usable); -EINVAL; -ENOMEM; or a negative errno of
