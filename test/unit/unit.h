@@ -3,6 +3,11 @@
  * The unit tests' checks, and registration of test functions kept in files
  * of their own: UNIT_TEST(test_name) { ... } in any test/unit/NAME.c runs
  * after the tests of unit.c.
+ *
+ * A test is one function; a check (CHECK, CHECK_STR) one assertion in it.
+ * A test passes when none of its checks failed. A test that cannot run
+ * here calls unit_skip() with the reason and returns: it counts as skipped,
+ * not passed.
  */
 #ifndef KEVENT_UNIT_H
 #define KEVENT_UNIT_H
@@ -10,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Checks passed and failed so far, in every test */
 extern unsigned int unit_passed, unit_failed;
 
 #define CHECK(cond)                                                            \
@@ -47,7 +53,12 @@ struct unit_test {
 };
 
 void unit_register(struct unit_test *test);
+void unit_run(const char *name, void (*fn)(void));
 void unit_run_registered(void);
+void unit_skip(const char *reason);
+
+/* Run the test function @fn of this file */
+#define UNIT_RUN(fn) unit_run(#fn, fn)
 
 #define UNIT_TEST(fn)                                                      \
 	static void fn(void);                                              \

@@ -1,0 +1,42 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# scripts/check counts tests as tests: a unit test function is one test,
+# whatever the number of checks (assertions) inside it, which the summary
+# gives apart; a unit test that cannot run here counts as skipped.
+
+setup()
+{
+	load ../test_helper/common
+	cd "$KEVENT_TOP" || return
+	export KEVENT_CHECK_LOG_DIR=$BATS_TEST_TMPDIR
+}
+
+# unit_tests: the test functions of test/unit/, each run once per run
+unit_tests()
+{
+	cat test/unit/*.c | grep -cE '^[[:space:]]*UNIT_RUN\(test_|^UNIT_TEST\('
+}
+
+@test "the unit stage counts each test function once, and its assertions apart" {
+	local re='^check: ([0-9]+) tests passed, 0 failed, ([0-9]+) skipped; ([0-9]+) unit assertions passed$'
+
+	run scripts/check unit
+	assert_success
+	assert_regex "${lines[-1]}" "$re"
+	[[ ${lines[-1]} =~ $re ]] || fail "no summary line"
+	assert_equal $((BASH_REMATCH[1] + BASH_REMATCH[2])) "$(unit_tests)"
+	# Far more assertions than tests: they are not what is counted
+	assert [ "${BASH_REMATCH[3]}" -gt $((2 * BASH_REMATCH[1])) ]
+}
+
+@test "the unit binary reports tests, skips and checks apart, and names a skipped test" {
+	cd userspace || return
+	run ../test/unit/kevent-unit
+	assert_success
+	assert_line --regexp '^unit: [0-9]+ tests passed, 0 failed, [0-9]+ skipped; [0-9]+ checks passed, 0 failed$'
+	# Under valgrind openat2() is unknown: that test says it is skipped
+	run valgrind -q ../test/unit/kevent-unit
+	assert_success
+	assert_line 'skip: no openat2() here: kevent_device_get_subsystem_at()'
+	assert_line --regexp '^unit: [0-9]+ tests passed, 0 failed, 1 skipped; '
+}
