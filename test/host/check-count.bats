@@ -40,3 +40,9 @@ unit_tests()
 	assert_line 'skip: no openat2() here: kevent_device_get_subsystem_at()'
 	assert_line --regexp '^unit: [0-9]+ tests passed, 0 failed, 1 skipped; '
 }
+
+@test "without valgrind the unit tests fail, rather than skip their valgrind run" {
+	run make -s -C userspace check VALGRIND=kevent-no-such-valgrind
+	assert_failure
+	assert_line 'kevent-no-such-valgrind not found (scripts/deps installs it)'
+}
