@@ -2,9 +2,11 @@
 /*
  * Reading attribute values and the subsystem from sysfs.
  *
- * One O_PATH descriptor of /sys stays open for the life of the process, and
- * a path below it is resolved with a single openat2() that refuses symlinks
- * and escapes. Where openat2() is not available (kernel before 5.6, seccomp,
+ * Each call opens /sys for itself (O_PATH) and checks that it is sysfs: the
+ * library keeps no descriptor, so a program that closes the descriptors it
+ * does not know, or reuses their numbers, cannot redirect its reads. A path
+ * below it is resolved with a single openat2() that refuses symlinks and
+ * escapes. Where openat2() is not available (kernel before 5.6, seccomp,
  * valgrind that does not know it), or when it fails, each path component is
  * opened in turn without following symlinks, as before, so the errors stay
  * those of the walk.
@@ -17,8 +19,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
+#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <libudev.h>
 
@@ -39,7 +43,6 @@
 
 enum { OPENAT2_UNKNOWN, OPENAT2_YES, OPENAT2_NO };
 
-static int sys_fd = -1;
 static int openat2_state = OPENAT2_UNKNOWN;
 
 void kevent_sysfs_force_walk(bool force)
@@ -83,26 +86,32 @@ static int open_beneath(int dirfd, const char *rel, int flags)
 	return -errno;
 }
 
-/* The process's O_PATH descriptor of /sys, opened on first use. */
-static int get_sys_fd(void)
+/*
+ * An O_PATH descriptor of /sys for one call, to close when done.
+ * Return: the descriptor; -EXDEV if /sys is not sysfs; or -errno.
+ */
+static int open_sys(void)
 {
-	int fd, expected = -1;
+	struct statfs sfs;
+	int fd, r;
 
-	fd = __atomic_load_n(&sys_fd, __ATOMIC_ACQUIRE);
-	if (fd >= 0)
-		return fd;
 	fd = open("/sys", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (!__atomic_compare_exchange_n(&sys_fd, &expected, fd, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		/* another thread was first */
-		close(fd);
-		fd = expected;
+	if (fstatfs(fd, &sfs) < 0) {
+		r = -errno;
+		goto out_close;
+	}
+	if ((unsigned long)sfs.f_type != SYSFS_MAGIC) {
+		r = -EXDEV;
+		goto out_close;
 	}
 	return fd;
-}
 
+out_close:
+	close(fd);
+	return r;
+}
 
 /* Open directory component @name below @dirfd, never through a symlink. */
 static int open_dir_nofollow(int dirfd, const char *name)
@@ -276,14 +285,16 @@ out_close:
 
 KEVENT_EXPORT int kevent_attr_open(const char *path, const char *attr)
 {
-	int rootfd;
+	int rootfd, fd;
 
 	if (!kevent_path_is_valid(path) || !kevent_attr_name_is_valid(attr))
 		return -EINVAL;
-	rootfd = get_sys_fd();
+	rootfd = open_sys();
 	if (rootfd < 0)
 		return rootfd;
-	return kevent_attr_open_at(rootfd, path, attr);
+	fd = kevent_attr_open_at(rootfd, path, attr);
+	close(rootfd);
+	return fd;
 }
 
 KEVENT_EXPORT int kevent_attr_read_fd(int fd, char **ret_value, size_t *ret_len)
@@ -311,15 +322,17 @@ int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
 KEVENT_EXPORT int kevent_attr_read(const char *path, const char *attr,
 				   char **ret_value, size_t *ret_len)
 {
-	int rootfd;
+	int rootfd, r;
 
 	if (!ret_value || !kevent_path_is_valid(path) ||
 	    !kevent_attr_name_is_valid(attr))
 		return -EINVAL;
-	rootfd = get_sys_fd();
+	rootfd = open_sys();
 	if (rootfd < 0)
 		return rootfd;
-	return kevent_attr_read_at(rootfd, path, attr, ret_value, ret_len);
+	r = kevent_attr_read_at(rootfd, path, attr, ret_value, ret_len);
+	close(rootfd);
+	return r;
 }
 
 int kevent_device_get_subsystem_at(int rootfd, const char *path,
@@ -355,13 +368,16 @@ KEVENT_EXPORT int kevent_device_get_subsystem(const char *path,
 	struct udev_device *dev;
 	struct udev *udev;
 	const char *s;
-	int r;
+	int rootfd, r;
 
 	if (!ret_subsystem || !kevent_path_is_valid(path))
 		return -EINVAL;
-	r = get_sys_fd();
-	if (r >= 0)
-		r = kevent_device_get_subsystem_at(r, path, ret_subsystem);
+	rootfd = open_sys();
+	r = rootfd;
+	if (rootfd >= 0) {
+		r = kevent_device_get_subsystem_at(rootfd, path, ret_subsystem);
+		close(rootfd);
+	}
 	if (r == 0 || r == -ENOMEM)
 		return r;
 

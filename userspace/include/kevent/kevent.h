@@ -386,11 +386,12 @@ int kevent_stats_get(struct kevent_stats *ret_stats);
  * @ret_len: number of bytes read, not counting the terminating NUL; may be
  *	NULL
  *
- * Opens, reads and closes /sys@path/@attr on every call; nothing is cached.
- * The file is reached without following symbolic links, so it cannot
- * resolve outside /sys: with one openat2() (RESOLVE_BENEATH,
- * RESOLVE_NO_SYMLINKS) below a descriptor of /sys that the library keeps
- * open, or, where openat2() is not available, one directory at a time.
+ * Opens, reads and closes /sys@path/@attr on every call; nothing is cached,
+ * and the library keeps no descriptor: /sys is opened for the call and must
+ * be sysfs. The file is reached without following symbolic links, so it
+ * cannot resolve outside /sys: with one openat2() (RESOLVE_BENEATH,
+ * RESOLVE_NO_SYMLINKS) or, where openat2() is not available, one directory
+ * at a time.
  * The value is returned as read, trailing newline included. A read that
  * returns less than it asked for ends the value, as sysfs gives a value in
  * one read().
@@ -399,7 +400,7 @@ int kevent_stats_get(struct kevent_stats *ret_stats);
  * -EINVAL if an argument is NULL or @path or @attr fails validation;
  * -ENODEV if the kobject directory does not exist (the device went away);
  * -ENOENT if the directory exists but the attribute does not;
- * -ELOOP if a component is a symbolic link;
+ * -ELOOP if a component is a symbolic link; -EXDEV if /sys is not sysfs;
  * -EISDIR if @attr is a directory; -EFBIG if the value exceeds 64 KiB;
  * -ENOMEM; or the negative errno of open() or read(), such as -EACCES,
  * -EPERM, -EIO, -ENODATA or -EOPNOTSUPP, as the attribute's driver reports
@@ -450,8 +451,8 @@ int kevent_attr_read_fd(int fd, char **ret_value, size_t *ret_len);
  *	free()
  *
  * Looked up afresh on every call: the last component of the device's
- * "subsystem" link, read below the library's descriptor of /sys with
- * openat2(); where that fails or is not available, libudev answers.
+ * "subsystem" link, read below /sys with openat2(); where that fails or is
+ * not available, libudev answers.
  *
  * Return: 0 on success; -EINVAL if an argument is NULL or @path fails
  * validation; -ENODEV if no device exists at @path; -ENOENT if the device
