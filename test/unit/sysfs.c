@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the library's reads of sysfs: they are of the /sys the
- * process sees at the time of the read, whatever the program did to its
- * descriptors in between.
+ * Unit tests of the library's reads of sysfs: they stay on sysfs, and on
+ * the /sys the process sees at the time of the read, whatever the program
+ * did to its descriptors in between.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "kevent-private.h"
@@ -127,4 +129,67 @@ UNIT_TEST(test_sysfs_no_stale_descriptor)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", fakedir);
 	if (system(cmd) != 0)
 		printf("cleanup: '%s' failed\n", cmd);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Read @attr of @path below @root, with SIGALRM every second to interrupt
+ * each open() or read() that blocks (the read then fails with -EINTR,
+ * rather than hang the test).
+ */
+static int read_bounded(int root, const char *path, const char *attr)
+{
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct itimerval every_second = { { 1, 0 }, { 1, 0 } }, off = { 0 };
+	char *value = NULL;
+	int r;
+
+	sigaction(SIGALRM, &sa, &old); /* no SA_RESTART */
+	setitimer(ITIMER_REAL, &every_second, NULL);
+	r = kevent_attr_read_at(root, path, attr, &value, NULL);
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	free(value);
+	return r;
+}
+
+/* Reads below @root, whichever way paths resolve. */
+static void check_confined(int root, int tmp, const char *tmp_path)
+{
+	/* /proc is another file system than / */
+	CHECK(read_bounded(root, "/proc", "version") == -EXDEV);
+	CHECK(read_bounded(root, "/proc/sys/kernel", "ostype") == -EXDEV);
+	/* A FIFO fails at once, rather than wait for a writer */
+	CHECK(read_bounded(tmp, tmp_path, "fifo") == -EINVAL);
+	/* What stays on one file system is read */
+	CHECK(read_bounded(tmp, tmp_path, "value") == 0);
+}
+
+UNIT_TEST(test_sysfs_confined_to_one_file_system)
+{
+	char dir[] = "/tmp/kevent-unit-xdev.XXXXXX", cmd[128];
+	int root, tmp;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(cmd, sizeof(cmd), "mkfifo %s/fifo && echo 1 > %s/value", dir,
+		 dir);
+	CHECK(system(cmd) == 0);
+	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	tmp = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(root >= 0 && tmp >= 0);
+
+	/* dir relative to /tmp: "/kevent-unit-xdev.XXXXXX" */
+	check_confined(root, tmp, dir + 4);
+	kevent_sysfs_force_walk(true);
+	check_confined(root, tmp, dir + 4);
+	kevent_sysfs_force_walk(false);
+
+	close(root);
+	close(tmp);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
 }
