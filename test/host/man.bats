@@ -65,3 +65,54 @@ setup()
 	assert_success
 	[ -f "$man_dir/kevent-watch.1" ]
 }
+
+# The functions the library exports: the globals of its version script
+exported_functions()
+{
+	sed -n 's/^[[:space:]]*\(kevent_[a-z0-9_]*\);$/\1/p' \
+		"$KEVENT_TOP/userspace/lib/libkevent.map" | sort -u
+}
+
+# The functions the public header declares (outside its comments)
+declared_functions()
+{
+	grep -vE '^[[:space:]]*(\*|/\*)' "$KEVENT_TOP/userspace/include/kevent/kevent.h" |
+		grep -oE '\bkevent_[a-z0-9_]+\(' | tr -d '(' | sort -u
+}
+
+@test "every function of <kevent/kevent.h> is named and declared in a man3 page" {
+	local pages=("$man_dir"/*.3) fn page found
+
+	[ -f "${pages[0]}" ] || fail "no man3 page in $man_dir"
+	# The header declares what the library exports, no more, no fewer
+	run diff <(declared_functions) <(exported_functions)
+	assert_success
+	mapfile -t fns < <(exported_functions)
+	[ "${#fns[@]}" -ge 40 ]
+	for fn in "${fns[@]}"; do
+		found=
+		for page in "${pages[@]}"; do
+			# In the NAME line, which man -k and man FUNCTION find,
+			# and in the SYNOPSIS as the header declares it
+			if sed -n '/^\.SH NAME/,/^\.SH/p' "$page" | grep -qw -- "$fn" &&
+				sed -n '/^\.SH SYNOPSIS/,/^\.SH/p' "$page" |
+				grep -qE "[ *]$fn\(|^\.BI? \"?$fn\("; then
+				found=$page
+			fi
+		done
+		[ -n "$found" ] || fail "no man3 page names and declares $fn()"
+	done
+}
+
+@test "libkevent.3 refers to every other man3 page, and each to libkevent(3)" {
+	local page name
+
+	for page in "$man_dir"/*.3; do
+		name=$(basename "$page" .3)
+		[ "$name" = libkevent ] && continue
+		run grep -F ".BR $name (3)" "$man_dir/libkevent.3"
+		assert_success
+		run grep -F '.BR libkevent (3)' "$page"
+		assert_success
+	done
+}

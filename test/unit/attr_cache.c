@@ -135,6 +135,34 @@ UNIT_TEST(test_attr_cache_bounded)
 	CHECK(open_fds() == fds);
 }
 
+/* The highest descriptor open on a file whose path starts with @prefix. */
+static int highest_fd_of(const char *prefix)
+{
+	char link[64], target[256];
+	struct dirent *d;
+	int fd, top = -1;
+	ssize_t len;
+	DIR *dir;
+
+	dir = opendir("/proc/self/fd");
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		fd = atoi(d->d_name);
+		if (d->d_name[0] == '.' || fd == dirfd(dir) || fd <= top)
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len < 0)
+			continue;
+		target[len] = '\0';
+		if (strncmp(target, prefix, strlen(prefix)) == 0)
+			top = fd;
+	}
+	closedir(dir);
+	return top;
+}
+
 /*
  * With every descriptor taken, a lookup closes the cached ones and opens
  * its attribute: the value is read, not an EMFILE.
@@ -144,34 +172,44 @@ UNIT_TEST(test_attr_cache_emfile)
 	struct rlimit old, low;
 	struct attr_cache *c = attr_cache_new();
 	char *value = NULL;
-	size_t i;
-	int r, fd, top = -1;
+	int r, fd, top, fill[64];
+	size_t i, n_fill = 0;
 
 	CHECK(c != NULL && getrlimit(RLIMIT_NOFILE, &old) == 0);
 	if (!c)
 		return;
-	/* Cache two, then let no descriptor be opened above the highest. */
-	CHECK(read_mem(c, "null", "dev", &value) == 0);
-	free(value);
-	CHECK(read_mem(c, "zero", "dev", &value) == 0);
-	free(value);
-	fd = dup(0);
-	if (fd >= 0) {
-		top = fd;
+	/*
+	 * Cache three, as many as a walk of a path holds open at once (the
+	 * library opens /sys for each call), and take the free descriptors
+	 * below them; then let no descriptor be opened above the highest.
+	 */
+	for (i = 0; i < 3; i++) {
+		CHECK(read_mem(c, mem_devices[i], "dev", &value) == 0);
+		free(value);
+	}
+	top = highest_fd_of("/sys/devices/virtual/mem/");
+	for (;;) {
+		fd = dup(0);
+		if (fd < 0 || fd > top || n_fill == 64)
+			break;
+		fill[n_fill++] = fd;
+	}
+	if (fd >= 0)
 		close(fd);
-	}
 	low = old;
-	low.rlim_cur = top;
-	if (top < 0 || setrlimit(RLIMIT_NOFILE, &low)) {
+	low.rlim_cur = top + 1;
+	if (top < 0 || fd < top || setrlimit(RLIMIT_NOFILE, &low)) {
 		CHECK(!"setrlimit(RLIMIT_NOFILE, lowest free descriptor)");
-		attr_cache_free(c);
-		return;
+		goto out_free;
 	}
-	for (i = 2; i < sizeof(mem_devices) / sizeof(mem_devices[0]); i++) {
+	for (i = 3; i < sizeof(mem_devices) / sizeof(mem_devices[0]); i++) {
 		r = read_mem(c, mem_devices[i], "dev", &value);
 		CHECK(r == 0 && value && value[0] == '1');
 		free(value);
 	}
 	CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
+out_free:
+	while (n_fill)
+		close(fill[--n_fill]);
 	attr_cache_free(c);
 }

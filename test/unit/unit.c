@@ -141,6 +141,7 @@ static void test_errno_name(void)
 	CHECK_STR(errno_name(EACCES, buf), "EACCES");
 	CHECK_STR(errno_name(ENOENT, buf), "ENOENT");
 	CHECK_STR(errno_name(ENODEV, buf), "ENODEV");
+	CHECK_STR(errno_name(EXDEV, buf), "EXDEV");
 	CHECK_STR(errno_name(EPERM, buf), "EPERM");
 	CHECK_STR(errno_name(ENXIO, buf), "ENXIO");
 	CHECK_STR(errno_name(EIO, buf), "EIO");

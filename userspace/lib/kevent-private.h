@@ -160,10 +160,14 @@ struct sock_filter;
 int kevent_filter_build(uint16_t family_id, const uint32_t *ids, size_t n_ids,
 			struct sock_filter *prog, size_t max);
 
-/* kevent_attr_open() below the directory @rootfd instead of /sys. */
+/*
+ * kevent_attr_open() below the directory @rootfd instead of /sys, on the
+ * file system of @rootfd only (the caller checks that it is sysfs), with
+ * O_NONBLOCK set.
+ */
 int kevent_attr_open_at(int rootfd, const char *path, const char *attr);
 
-/* kevent_attr_read() below the directory @rootfd instead of /sys. */
+/* kevent_attr_read() below the directory @rootfd instead of /sys, likewise. */
 int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
 			char **ret_value, size_t *ret_len);
 

@@ -2,12 +2,17 @@
 /*
  * Reading attribute values and the subsystem from sysfs.
  *
- * One O_PATH descriptor of /sys stays open for the life of the process, and
- * a path below it is resolved with a single openat2() that refuses symlinks
- * and escapes. Where openat2() is not available (kernel before 5.6, seccomp,
- * valgrind that does not know it), or when it fails, each path component is
- * opened in turn without following symlinks, as before, so the errors stay
- * those of the walk.
+ * Each call opens /sys for itself (O_PATH) and checks that it is sysfs: the
+ * library keeps no descriptor, so a program that closes the descriptors it
+ * does not know, or reuses their numbers, cannot redirect its reads. A path
+ * below it is resolved with a single openat2() that refuses symlinks,
+ * escapes and mount points, so every file read is a file of sysfs. Where
+ * openat2() is not available (kernel before 5.6, seccomp, valgrind that
+ * does not know it), or when it fails, each path component is opened in
+ * turn without following symlinks and checked to be on the file system of
+ * /sys, so the errors stay those of the walk. Files are opened with
+ * O_NONBLOCK: something that is not an attribute (a FIFO on a file system
+ * mounted below /sys) cannot block the open.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,8 +22,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
+#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <libudev.h>
 
@@ -35,11 +42,15 @@
 #include "kevent-private.h"
 
 #define RESOLVE_STRICT \
-	(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
+	(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | \
+	 RESOLVE_NO_XDEV)
+
+/* How an attribute is opened; O_NONBLOCK, so that a FIFO cannot block. */
+#define ATTR_OPEN_FLAGS \
+	(O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY)
 
 enum { OPENAT2_UNKNOWN, OPENAT2_YES, OPENAT2_NO };
 
-static int sys_fd = -1;
 static int openat2_state = OPENAT2_UNKNOWN;
 
 void kevent_sysfs_force_walk(bool force)
@@ -61,7 +72,8 @@ static bool openat2_usable(void)
 }
 
 /*
- * openat2(@dirfd, @rel, @flags) beneath @dirfd, through no symlink.
+ * openat2(@dirfd, @rel, @flags) beneath @dirfd, through no symlink and no
+ * mount point.
  * Return: a descriptor, or -errno; openat2() being unavailable (-ENOSYS,
  * -EPERM from seccomp, -E2BIG) turns it off for the process.
  */
@@ -83,29 +95,49 @@ static int open_beneath(int dirfd, const char *rel, int flags)
 	return -errno;
 }
 
-/* The process's O_PATH descriptor of /sys, opened on first use. */
-static int get_sys_fd(void)
+/*
+ * An O_PATH descriptor of /sys for one call, to close when done.
+ * Return: the descriptor; -EXDEV if /sys is not sysfs; or -errno.
+ */
+static int open_sys(void)
 {
-	int fd, expected = -1;
+	struct statfs sfs;
+	int fd, r;
 
-	fd = __atomic_load_n(&sys_fd, __ATOMIC_ACQUIRE);
-	if (fd >= 0)
-		return fd;
 	fd = open("/sys", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (!__atomic_compare_exchange_n(&sys_fd, &expected, fd, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		/* another thread was first */
-		close(fd);
-		fd = expected;
+	if (fstatfs(fd, &sfs) < 0) {
+		r = -errno;
+		goto out_close;
+	}
+	if ((unsigned long)sfs.f_type != SYSFS_MAGIC) {
+		r = -EXDEV;
+		goto out_close;
 	}
 	return fd;
+
+out_close:
+	close(fd);
+	return r;
 }
 
+/* The device of the file system of @fd, or -errno. */
+static int fd_dev(int fd, dev_t *ret_dev)
+{
+	struct stat st;
 
-/* Open directory component @name below @dirfd, never through a symlink. */
-static int open_dir_nofollow(int dirfd, const char *name)
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	*ret_dev = st.st_dev;
+	return 0;
+}
+
+/*
+ * Open directory component @name below @dirfd, never through a symlink,
+ * and only on the file system @dev.
+ */
+static int open_dir_nofollow(int dirfd, const char *name, dev_t dev)
 {
 	struct stat st;
 	int fd, r;
@@ -123,6 +155,10 @@ static int open_dir_nofollow(int dirfd, const char *name)
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		r = -ENOTDIR;
+		goto out_close;
+	}
+	if (st.st_dev != dev) {
+		r = -EXDEV;
 		goto out_close;
 	}
 	return fd;
@@ -197,21 +233,26 @@ static int read_all(int fd, char **ret_value, size_t *ret_len)
 
 /*
  * Open @attr of @path below @rootfd one component at a time, through no
- * symlink. Return: a descriptor, -ENODEV when a directory is missing, or
- * another -errno.
+ * symlink, on the file system of @rootfd only. Return: a descriptor,
+ * -ENODEV when a directory is missing, -EXDEV when a component is on
+ * another file system, or another -errno.
  */
 static int open_walk(int rootfd, const char *path, const char *attr)
 {
 	char comp[KEVENT_PATH_MAX];
 	const char *p, *end;
 	int dirfd, fd, r;
+	dev_t dev = 0, fdev = 0;
 
+	r = fd_dev(rootfd, &dev);
+	if (r < 0)
+		return r;
 	dirfd = rootfd;
 	for (p = path + 1; *p; p = *end ? end + 1 : end) {
 		end = strchrnul(p, '/');
 		memcpy(comp, p, end - p);
 		comp[end - p] = '\0';
-		fd = open_dir_nofollow(dirfd, comp);
+		fd = open_dir_nofollow(dirfd, comp, dev);
 		if (dirfd != rootfd)
 			close(dirfd);
 		if (fd < 0)
@@ -219,11 +260,21 @@ static int open_walk(int rootfd, const char *path, const char *attr)
 		dirfd = fd;
 	}
 
-	fd = openat(dirfd, attr, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	fd = openat(dirfd, attr, ATTR_OPEN_FLAGS);
 	r = -errno;
 	if (dirfd != rootfd)
 		close(dirfd);
-	return fd < 0 ? r : fd;
+	if (fd < 0)
+		return r;
+	/* A mount point in place of the attribute */
+	r = fd_dev(fd, &fdev);
+	if (r == 0 && fdev != dev)
+		r = -EXDEV;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 /* Open @attr of @path below @rootfd: one openat2() if it can, else the walk. */
@@ -235,8 +286,7 @@ static int open_attr(int rootfd, const char *path, const char *attr)
 	if (openat2_usable() &&
 	    snprintf(rel, sizeof(rel), "%s/%s", path + 1, attr) <
 		    (int)sizeof(rel)) {
-		fd = open_beneath(rootfd, rel,
-				  O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+		fd = open_beneath(rootfd, rel, ATTR_OPEN_FLAGS);
 		if (fd >= 0)
 			return fd;
 		/* The walk tells the failures apart as it always did. */
@@ -276,14 +326,21 @@ out_close:
 
 KEVENT_EXPORT int kevent_attr_open(const char *path, const char *attr)
 {
-	int rootfd;
+	int rootfd, fd;
 
 	if (!kevent_path_is_valid(path) || !kevent_attr_name_is_valid(attr))
 		return -EINVAL;
-	rootfd = get_sys_fd();
+	rootfd = open_sys();
 	if (rootfd < 0)
 		return rootfd;
-	return kevent_attr_open_at(rootfd, path, attr);
+	fd = kevent_attr_open_at(rootfd, path, attr);
+	close(rootfd);
+	/* The caller's descriptor reads as documented: without O_NONBLOCK. */
+	if (fd >= 0 && fcntl(fd, F_SETFL, 0) < 0) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
 }
 
 KEVENT_EXPORT int kevent_attr_read_fd(int fd, char **ret_value, size_t *ret_len)
@@ -311,15 +368,17 @@ int kevent_attr_read_at(int rootfd, const char *path, const char *attr,
 KEVENT_EXPORT int kevent_attr_read(const char *path, const char *attr,
 				   char **ret_value, size_t *ret_len)
 {
-	int rootfd;
+	int rootfd, r;
 
 	if (!ret_value || !kevent_path_is_valid(path) ||
 	    !kevent_attr_name_is_valid(attr))
 		return -EINVAL;
-	rootfd = get_sys_fd();
+	rootfd = open_sys();
 	if (rootfd < 0)
 		return rootfd;
-	return kevent_attr_read_at(rootfd, path, attr, ret_value, ret_len);
+	r = kevent_attr_read_at(rootfd, path, attr, ret_value, ret_len);
+	close(rootfd);
+	return r;
 }
 
 int kevent_device_get_subsystem_at(int rootfd, const char *path,
@@ -355,14 +414,18 @@ KEVENT_EXPORT int kevent_device_get_subsystem(const char *path,
 	struct udev_device *dev;
 	struct udev *udev;
 	const char *s;
-	int r;
+	int rootfd, r;
 
 	if (!ret_subsystem || !kevent_path_is_valid(path))
 		return -EINVAL;
-	r = get_sys_fd();
-	if (r >= 0)
-		r = kevent_device_get_subsystem_at(r, path, ret_subsystem);
-	if (r == 0 || r == -ENOMEM)
+	rootfd = open_sys();
+	r = rootfd;
+	if (rootfd >= 0) {
+		r = kevent_device_get_subsystem_at(rootfd, path, ret_subsystem);
+		close(rootfd);
+	}
+	/* A path that leaves sysfs is not a device's */
+	if (r == 0 || r == -ENOMEM || r == -EXDEV)
 		return r;
 
 	/* Without openat2(), or where it failed: libudev, as before. */

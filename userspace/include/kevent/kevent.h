@@ -386,11 +386,14 @@ int kevent_stats_get(struct kevent_stats *ret_stats);
  * @ret_len: number of bytes read, not counting the terminating NUL; may be
  *	NULL
  *
- * Opens, reads and closes /sys@path/@attr on every call; nothing is cached.
- * The file is reached without following symbolic links, so it cannot
- * resolve outside /sys: with one openat2() (RESOLVE_BENEATH,
- * RESOLVE_NO_SYMLINKS) below a descriptor of /sys that the library keeps
- * open, or, where openat2() is not available, one directory at a time.
+ * Opens, reads and closes /sys@path/@attr on every call; nothing is cached,
+ * and the library keeps no descriptor: /sys is opened for the call and must
+ * be sysfs. The file is reached without following symbolic links and
+ * without crossing a mount point, so it is a file of sysfs, never one of
+ * another file system mounted below /sys (cgroup, debugfs, a tmpfs): with
+ * one openat2() (RESOLVE_BENEATH, RESOLVE_NO_SYMLINKS, RESOLVE_NO_XDEV)
+ * or, where openat2() is not available, one directory at a time. The open
+ * does not block (O_NONBLOCK), so a FIFO cannot stall it.
  * The value is returned as read, trailing newline included. A read that
  * returns less than it asked for ends the value, as sysfs gives a value in
  * one read().
@@ -400,7 +403,10 @@ int kevent_stats_get(struct kevent_stats *ret_stats);
  * -ENODEV if the kobject directory does not exist (the device went away);
  * -ENOENT if the directory exists but the attribute does not;
  * -ELOOP if a component is a symbolic link;
- * -EISDIR if @attr is a directory; -EFBIG if the value exceeds 64 KiB;
+ * -EXDEV if a component is on another file system than sysfs, or /sys is
+ * not sysfs;
+ * -EISDIR if @attr is a directory; -EINVAL if it is not a regular file;
+ * -EFBIG if the value exceeds 64 KiB;
  * -ENOMEM; or the negative errno of open() or read(), such as -EACCES,
  * -EPERM, -EIO, -ENODATA or -EOPNOTSUPP, as the attribute's driver reports
  * it.
@@ -423,7 +429,7 @@ int kevent_attr_read(const char *path, const char *attr, char **ret_value,
  *
  * Return: a read-only descriptor with FD_CLOEXEC set, or a negative errno
  * as kevent_attr_read() gives it for the open (-EINVAL, -ENODEV, -ENOENT,
- * -ELOOP, -EISDIR, -EACCES, -EMFILE, ...).
+ * -ELOOP, -EXDEV, -EISDIR, -EACCES, -EMFILE, ...).
  */
 int kevent_attr_open(const char *path, const char *attr);
 
@@ -450,12 +456,14 @@ int kevent_attr_read_fd(int fd, char **ret_value, size_t *ret_len);
  *	free()
  *
  * Looked up afresh on every call: the last component of the device's
- * "subsystem" link, read below the library's descriptor of /sys with
- * openat2(); where that fails or is not available, libudev answers.
+ * "subsystem" link, read below /sys with openat2(); where that fails or is
+ * not available, libudev answers.
  *
  * Return: 0 on success; -EINVAL if an argument is NULL or @path fails
  * validation; -ENODEV if no device exists at @path; -ENOENT if the device
- * has no subsystem; -ENOMEM.
+ * has no subsystem; -EXDEV if openat2() finds that @path crosses a mount
+ * point below /sys;
+ * -ENOMEM.
  */
 int kevent_device_get_subsystem(const char *path, char **ret_subsystem);
 
