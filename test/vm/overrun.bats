@@ -78,8 +78,9 @@ burst()
 
 	# The count of an overflow is unknown, and the loss it reports is not
 	# reported again as a gap in the class sequence numbers
-	run jq -c -s '[.[] | select(.type == "overrun")] | unique' "$WATCH_OUT"
-	assert_output '[{"type":"overrun","lost":null}]'
+	run jq -c -s '[.[] | select(.type == "overrun")]
+		| (length > 0) and all(. == {"type":"overrun","lost":null})' "$WATCH_OUT"
+	assert_output true
 
 	# It keeps going
 	demo_set 0 temperature 42000
@@ -87,8 +88,9 @@ burst()
 			.attr == "temperature" and .value == "42000")'
 	run kill -0 "$WATCH_PID"
 	assert_success
-	run jq -c -s '[.[] | select(.type == "overrun")] | unique' "$WATCH_OUT"
-	assert_output '[{"type":"overrun","lost":null}]'
+	run jq -c -s '[.[] | select(.type == "overrun")]
+		| (length > 0) and all(. == {"type":"overrun","lost":null})' "$WATCH_OUT"
+	assert_output true
 	run cat "$WATCH_ERR"
 	assert_output ''
 }
