@@ -12,6 +12,8 @@ KEVENT_MODULE_DIR=${KEVENT_MODULE_DIR:-$KEVENT_TOP/kernel}
 KEVENT_TEST_POWER=${KEVENT_TEST_POWER:-$KEVENT_TOP/build/test_power/test_power.ko}
 # kevent_test.ko, the test driver of test/kernel/
 KEVENT_TEST_DRIVER=${KEVENT_TEST_DRIVER:-$KEVENT_TOP/build/kevent-test/kevent_test.ko}
+# kevent_stock_hwmon.ko, built with it: an hwmon sensor that uses no kevent
+KEVENT_STOCK_HWMON=${KEVENT_TEST_DRIVER%/*}/kevent_stock_hwmon.ko
 TEST_DBG=/sys/kernel/debug/kevent_test
 DEMO_SYS=/sys/devices/platform
 DEMO_DBG=/sys/kernel/debug/kevent_demo
@@ -212,6 +214,21 @@ event_wait()
 		sleep 0.1
 	done
 	echo "no event $1 $2 with value '$3' after $secs s:" >&2
+	cat "$WATCH_OUT" "$WATCH_ERR" >&2
+	return 1
+}
+
+# wait_json FILTER [SECS]: wait until the records kevent-watch printed, as
+# one array, make the jq FILTER true
+wait_json()
+{
+	local secs=${2:-30} i
+
+	for i in $(seq $((secs * 10))); do
+		jq -e -s "$1" "$WATCH_OUT" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "no output made '$1' true:" >&2
 	cat "$WATCH_OUT" "$WATCH_ERR" >&2
 	return 1
 }

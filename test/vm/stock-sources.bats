@@ -15,6 +15,7 @@ setup()
 teardown()
 {
 	watch_stop
+	if lsmod | grep -q '^kevent_stock_hwmon '; then rmmod kevent_stock_hwmon; fi
 	modules_unload
 }
 
@@ -186,15 +187,39 @@ hwmon_dir()
 	assert_stderr_partial "No such file"
 }
 
-@test "--uevent and --poll work without the kevent layer" {
+# kevent_stock_hwmon.ko uses no kevent: its alarm is announced as stock
+# hwmon drivers do, a change uevent with NAME=temp1_alarm and a
+# sysfs_notify() of the file, and kevent.ko is never loaded.
+@test "--uevent and --poll report a real hwmon alarm with kevent.ko never loaded" {
+	local hw dev
+
 	modules_unload
+	insmod "$KEVENT_STOCK_HWMON"
+	run lsmod
+	refute_line --partial 'kevent '
+	hw=$(echo /sys/devices/platform/kevent-stock-hwmon.0/hwmon/hwmon*)
+	dev=${hw#/sys}
 	run --separate-stderr "$KEVENT_WATCH" --timeout 0.5
 	assert_equal "$status" 1
-	run --separate-stderr "$KEVENT_WATCH" --uevent --timeout 0.5
-	assert_success
-	assert_equal "$stderr" ''
-	run --separate-stderr "$KEVENT_WATCH" --poll /sys/kernel/uevent_seqnum \
-		--timeout 0.5
-	assert_success
-	assert_equal "$stderr" ''
+
+	# Above temp1_max: the alarm goes to 1, as a uevent
+	watch_start --uevent --json --count 1 --timeout 30
+	echo 81000 > "$hw/temp1_input"
+	watch_wait 30
+	assert_equal "$WATCH_STATUS" 0
+	run jq -c '[.source, .path, .attr, .value, .subsystem]' "$WATCH_OUT"
+	assert_output '["uevent","'"$dev"'","temp1_alarm","1","hwmon"]'
+	run cat "$WATCH_ERR"
+	assert_output ''
+
+	# Below it again: back to 0, as a wakeup of the file's pollers
+	watch_start --poll "$hw/temp1_alarm" --json --count 1 --timeout 30
+	echo 25000 > "$hw/temp1_input"
+	watch_wait 30
+	assert_equal "$WATCH_STATUS" 0
+	run jq -c '[.source, .path, .attr, .value]' "$WATCH_OUT"
+	assert_output '["poll","'"$dev"'","temp1_alarm","0"]'
+	run cat "$WATCH_ERR"
+	assert_output ''
+	rmmod kevent_stock_hwmon
 }
