@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/capability.h>
+#include <linux/error-injection.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
@@ -95,6 +96,18 @@ int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec)
 }
 EXPORT_SYMBOL_IF_KUNIT(kevent_put_event);
 
+/*
+ * A message for an event of @path's attribute @name. Fault injection
+ * (fail_function) can make it fail, as the tests do: the event then counts
+ * as failed, and its sequence numbers are a gap the listeners see.
+ */
+static noinline struct sk_buff *kevent_event_msg_new(const char *path,
+						     const char *name)
+{
+	return genlmsg_new(kevent_event_size(path, name), GFP_KERNEL);
+}
+ALLOW_ERROR_INJECTION(kevent_event_msg_new, NULL);
+
 /**
  * kevent_emit - send an event to the multicast group of its class
  * @path: kobject path below /sys
@@ -147,7 +160,7 @@ u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
 		goto out_unlock;
 	}
 
-	msg = genlmsg_new(kevent_event_size(path, name), GFP_KERNEL);
+	msg = kevent_event_msg_new(path, name);
 	if (!msg)
 		goto out_failed;
 

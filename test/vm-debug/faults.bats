@@ -232,3 +232,32 @@ sweep_ok()
 	assert_success
 	assert_output 'ok: 256 messages'
 }
+
+# Three events in a row cannot be sent (fail_function on the allocation of
+# their message): they count as failed, and the next event of the class is
+# three past the last one the listener saw, which kevent-watch reports as
+# an overrun of exactly three before that event.
+@test "three events that could not be sent: failed counts them, and the listener is told lost:3" {
+	local fail=$FI/fail_function failed i
+
+	[ -d "$fail" ]
+	watch_start --json --class general
+	echo label > "$DEMO_DBG/kevent-demo.0/notify"
+	watch_lines 1
+	failed=$(stat failed)
+	echo kevent_event_msg_new > "$fail/inject"
+	echo 100 > "$fail/probability"
+	echo 1 > "$fail/interval"
+	echo 3 > "$fail/times"
+	echo 0 > "$fail/verbose"
+	for i in 1 2 3; do
+		echo label > "$DEMO_DBG/kevent-demo.0/notify"
+	done
+	echo > "$fail/inject"
+	assert_equal "$(stat failed)" $((failed + 3))
+
+	echo label > "$DEMO_DBG/kevent-demo.0/notify"
+	wait_json 'map(select(.type == "event")) | length == 2'
+	run jq -c -s 'map(select(.type != "state")) | map(.type + ":" + (.lost // "" | tostring))' "$WATCH_OUT"
+	assert_output '["event:","overrun:3","event:"]'
+}

@@ -22,21 +22,6 @@ teardown()
 	modules_unload
 }
 
-# wait_json FILTER [SECS]: wait until the records kevent-watch printed, as
-# one array, make the jq FILTER true
-wait_json()
-{
-	local secs=${2:-30} i
-
-	for i in $(seq $((secs * 10))); do
-		jq -e -s "$1" "$WATCH_OUT" >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	echo "no output made '$1' true:" >&2
-	cat "$WATCH_OUT" "$WATCH_ERR" >&2
-	return 1
-}
-
 # burst N: N events of sensor 0's label, each sent before the write returns
 burst()
 {
