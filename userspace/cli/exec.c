@@ -191,6 +191,8 @@ void exec_run(const char *cmd, char *const env[], int64_t timeout_ms,
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &mask, &orig);
 	if (*stop)
 		goto out_restore;
@@ -221,7 +223,7 @@ void exec_run(const char *cmd, char *const env[], int64_t timeout_ms,
 			tsp = &ts;
 		}
 		sig = sigtimedwait(&mask, NULL, tsp);
-		if (sig == SIGINT || sig == SIGTERM) {
+		if (sig > 0 && sig != SIGCHLD) {
 			*stop = sig;
 			stopped = true;
 		} else if (sig < 0 && errno == EAGAIN) {

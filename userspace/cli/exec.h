@@ -47,11 +47,11 @@ void exec_env_free(char **env);
  * Run "/bin/sh -c @cmd" with the environment @env, standard input from
  * /dev/null, standard output and error those of kevent-watch, in a process
  * group of its own, and wait for it to end. Past @timeout_ms (0: no limit),
- * or when SIGINT or SIGTERM arrives (its number is then stored in @stop),
- * the group gets SIGTERM, then SIGKILL once the command ended or after
- * EXEC_GRACE_MS. Nothing is run when @stop is set already. SIGINT, SIGTERM
- * and SIGCHLD are blocked while it runs; the command starts with no signal
- * blocked or ignored. The child is always reaped.
+ * or when SIGINT, SIGTERM, SIGHUP or SIGQUIT arrives (its number is then
+ * stored in @stop), the group gets SIGTERM, then SIGKILL once the command
+ * ended or after EXEC_GRACE_MS. Nothing is run when @stop is set already.
+ * Those signals and SIGCHLD are blocked while it runs; the command starts
+ * with no signal blocked or ignored. The child is always reaped.
  */
 void exec_run(const char *cmd, char *const env[], int64_t timeout_ms,
 	      volatile sig_atomic_t *stop, struct exec_result *ret);

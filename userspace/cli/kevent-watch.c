@@ -40,7 +40,17 @@ enum {
 /* A dump callback failed and said why already. */
 #define STOP_FAILED 2
 
+/* The signal that asked kevent-watch to stop; 0 until one did. */
 static volatile sig_atomic_t got_signal;
+/* The signals that stop it: blocked but in wait_ready(), see stopping(). */
+static sigset_t stop_signals;
+/* The signal mask to wait with: that of the start, less stop_signals. */
+static sigset_t wait_mask;
+/*
+ * When --timeout ends the watch, in CLOCK_MONOTONIC ms; 0: never, or not
+ * yet (the states of --coldplug and the events of --replay come whole).
+ */
+static uint64_t deadline_ms;
 
 struct watch {
 	struct watch_options opt;
@@ -53,21 +63,168 @@ struct watch {
 	uint64_t malformed; /* messages of the kernel refused, ignored */
 };
 
-/*
- * Standard output is fully buffered: it is written when the buffer fills,
- * before kevent-watch waits for more events, before an --exec command runs
- * and before a message on stderr, so a burst of events costs a write() per
- * buffer rather than per line, and a line is never held while nothing
- * else happens.
- */
-static int out_errno; /* the first error writing standard output */
-static bool out_reported;
+static uint64_t monotonic_ms(void)
+{
+	struct timespec ts;
 
-/* Write out what standard output holds; remember the first error. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Is it time to stop: has a stop signal arrived, or the --timeout passed?
+ * The stop signals stay blocked, so that no system call is interrupted
+ * half way; a pending one is taken here, once a millisecond at most, so
+ * that a storm of events that never lets kevent-watch wait does not hold
+ * it off.
+ */
+static bool stopping(void)
+{
+	static const struct timespec now_only = { 0 };
+	static uint64_t checked_ms;
+	uint64_t now;
+	int sig;
+
+	if (got_signal)
+		return true;
+	now = monotonic_ms();
+	if (deadline_ms && now >= deadline_ms)
+		return true;
+	if (now != checked_ms) {
+		checked_ms = now;
+		sig = sigtimedwait(&stop_signals, NULL, &now_only);
+		if (sig > 0)
+			got_signal = sig;
+	}
+	return got_signal;
+}
+
+/*
+ * Wait until one of @fds is ready, a stop signal arrives, the --timeout
+ * passes or @wait_ms (-1: no limit) go by; not at all when stopping.
+ * Return: as ppoll(), but 0 with no revents when a signal interrupted it.
+ */
+static int wait_ready(struct pollfd *fds, nfds_t nfds, int64_t wait_ms)
+{
+	struct timespec ts, *tsp = NULL;
+	uint64_t now, left;
+	nfds_t i;
+	int r;
+
+	if (stopping()) {
+		wait_ms = 0;
+	} else if (deadline_ms) {
+		now = monotonic_ms();
+		left = deadline_ms > now ? deadline_ms - now : 0;
+		if (wait_ms < 0 || (uint64_t)wait_ms > left)
+			wait_ms = left;
+	}
+	if (wait_ms >= 0) {
+		ts.tv_sec = wait_ms / 1000;
+		ts.tv_nsec = wait_ms % 1000 * 1000000;
+		tsp = &ts;
+	}
+	r = ppoll(fds, nfds, tsp, &wait_mask);
+	if (r < 0 && errno == EINTR) {
+		for (i = 0; i < nfds; i++)
+			fds[i].revents = 0;
+		return 0;
+	}
+	return r;
+}
+
+/*
+ * Standard output: whole lines wait in out.buf, and are written once it
+ * holds PIPE_BUF bytes, before kevent-watch waits for more events, before
+ * an --exec command runs and before a message on stderr, so that a burst
+ * of events costs a write() per PIPE_BUF bytes rather than per line, and a
+ * line is never held while nothing else happens.
+ *
+ * Each write() is made once poll() says the output has room, and is a run
+ * of whole lines of PIPE_BUF bytes at most, which a pipe takes whole: so
+ * kevent-watch never sleeps in write(), where a signal or the --timeout
+ * could not end it, and its reader never sees part of a line. A line
+ * longer than PIPE_BUF goes in pieces, and only it can be cut when
+ * kevent-watch stops. Once stopping, what the output takes at once is
+ * written, and the lines it has no room for are dropped.
+ */
+static struct {
+	char *buf;
+	size_t len, size;
+	int err; /* the first error writing, as errno */
+	bool reported;
+} out;
+
+/* The next write of @len bytes at @s: whole lines up to PIPE_BUF bytes. */
+static size_t out_piece(const char *s, size_t len)
+{
+	const char *nl;
+
+	if (len <= PIPE_BUF)
+		return len;
+	nl = memrchr(s, '\n', PIPE_BUF);
+	if (!nl)
+		nl = memchr(s + PIPE_BUF, '\n', len - PIPE_BUF);
+	return nl ? (size_t)(nl - s) + 1 : len;
+}
+
+/* Write what out.buf holds, as said above; remember the first error. */
 static void flush_stdout(void)
 {
-	if (!out_errno && fflush(stdout) != 0)
-		out_errno = errno ? errno : EIO;
+	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = POLLOUT };
+	size_t done = 0;
+	ssize_t n;
+	int r;
+
+	while (!out.err && done < out.len) {
+		r = wait_ready(&pfd, 1, -1);
+		if (r < 0) {
+			out.err = errno;
+			break;
+		}
+		/* Stopping, and no room: the rest is dropped. */
+		if (r == 0 && stopping())
+			break;
+		if (r == 0)
+			continue;
+		/* POLLERR or POLLHUP: write() says which error. */
+		n = write(STDOUT_FILENO, out.buf + done,
+			  out_piece(out.buf + done, out.len - done));
+		if (n < 0 && errno != EINTR && errno != EAGAIN)
+			out.err = errno;
+		else if (n > 0)
+			done += n;
+	}
+	if (out.err || stopping())
+		done = out.len;
+	memmove(out.buf, out.buf + done, out.len - done);
+	out.len -= done;
+}
+
+/* Add @len bytes of whole lines to the output. */
+static void out_add(const char *s, size_t len)
+{
+	size_t size;
+	char *buf;
+
+	if (out.err)
+		return;
+	if (out.len + len > out.size) {
+		size = out.size ? out.size : 2 * PIPE_BUF;
+		while (size < out.len + len)
+			size *= 2;
+		buf = realloc(out.buf, size);
+		if (!buf) {
+			out.err = ENOMEM;
+			return;
+		}
+		out.buf = buf;
+		out.size = size;
+	}
+	memcpy(out.buf + out.len, s, len);
+	out.len += len;
+	if (out.len >= PIPE_BUF)
+		flush_stdout();
 }
 
 /* A message on stderr, after the lines printed before it. */
@@ -88,14 +245,14 @@ static void __attribute__((format(printf, 1, 2))) warn(const char *fmt, ...)
  */
 static int output_status(void)
 {
-	if (!out_errno)
+	if (!out.err)
 		return 0;
-	if (out_errno == EPIPE)
+	if (out.err == EPIPE)
 		return STOP_QUIET;
-	if (!out_reported) {
+	if (!out.reported) {
 		fprintf(stderr, PROG ": cannot write output: %s\n",
-			strerror(out_errno));
-		out_reported = true;
+			strerror(out.err));
+		out.reported = true;
 	}
 	return -1;
 }
@@ -155,18 +312,60 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/*
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT stop kevent-watch: block them from
+ * now on, and catch them where wait_ready() lets them in. A SIGHUP ignored
+ * from the start (nohup) stays ignored.
+ */
+static void stop_signals_init(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa = { .sa_handler = on_signal }, old;
+	size_t i;
+
+	sigemptyset(&stop_signals);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (sigs[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaddset(&stop_signals, sigs[i]);
+	}
+	sa.sa_mask = stop_signals;
+	sigprocmask(SIG_BLOCK, &stop_signals, &wait_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (!sigismember(&stop_signals, sigs[i]))
+			continue;
+		sigdelset(&wait_mask, sigs[i]);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/*
+ * End as killed by @sig, as a program a signal cuts short should, so that
+ * the shell that runs it sees that too. Return: 128 + @sig, should it not.
+ */
+static int die_of(int sig)
+{
+	sigset_t set;
+
+	signal(sig, SIG_DFL);
+	raise(sig);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	return 128 + sig;
+}
+
 /* Buffer the line built so far. Return: 0, STOP_QUIET, or -1 (reported). */
 static int emit(struct watch *w)
 {
 	const char *s = sbuf_str(&w->line);
-	size_t len = w->line.len;
 
 	if (!s) {
 		warn("out of memory\n");
 		return -1;
 	}
-	if (!out_errno && fwrite(s, 1, len, stdout) != len)
-		out_errno = errno ? errno : EIO;
+	out_add(s, w->line.len);
 	return output_status();
 }
 
@@ -374,7 +573,11 @@ static int report(struct watch *w, const struct kevent_event *ev,
 
 static int state_cb(const struct kevent_event *ev, void *userdata)
 {
-	int r = report(userdata, ev, RECORD_STATE);
+	int r;
+
+	if (stopping())
+		return STOP_QUIET;
+	r = report(userdata, ev, RECORD_STATE);
 
 	/* Any non-zero value stops the dump and comes back as its result. */
 	return r < 0 ? STOP_FAILED : r;
@@ -508,6 +711,10 @@ static int print_replay(struct watch *w, struct kevent_monitor *m)
 	lost = r == -EINTR;
 
 	for (i = 0; i < rp.n; i++) {
+		if (stopping()) {
+			r = 0;
+			goto out;
+		}
 		w->replayed = kevent_event_get_seq(rp.events[i]);
 		/* The first live event of its class is checked against it. */
 		kevent_monitor_mark_seen(m, rp.events[i]);
@@ -557,14 +764,17 @@ static void report_ignored(struct watch *w, struct kevent_monitor *m)
 		     (unsigned long long)w->malformed);
 }
 
-/* Receive until nothing is pending. Return: 0, STOP_QUIET, or -1. */
+/*
+ * Receive until nothing is pending, or it is time to stop.
+ * Return: 0, STOP_QUIET, or -1.
+ */
 static int drain(struct watch *w, struct kevent_monitor *m)
 {
 	struct kevent_event *ev;
 	uint64_t lost;
 	int r;
 
-	for (;;) {
+	while (!stopping()) {
 		r = kevent_monitor_receive(m, &ev);
 		check_ignored(w, m);
 		if (r == -EAGAIN)
@@ -609,11 +819,12 @@ static int drain(struct watch *w, struct kevent_monitor *m)
 		if (w->opt.count && w->printed >= w->opt.count)
 			return STOP_QUIET;
 	}
+	return 0;
 }
 
 /*
- * Receive from the stock sources until nothing is pending.
- * Return: 0, STOP_QUIET, or -1.
+ * Receive from the stock sources until nothing is pending, or it is time
+ * to stop. Return: 0, STOP_QUIET, or -1.
  */
 static int drain_stock(struct watch *w, struct kevent_uevent_monitor *um,
 		       struct kevent_poll_monitor *pm)
@@ -621,7 +832,7 @@ static int drain_stock(struct watch *w, struct kevent_uevent_monitor *um,
 	struct kevent_event *ev;
 	int r;
 
-	for (;;) {
+	while (!stopping()) {
 		if (um)
 			r = kevent_uevent_monitor_receive(um, &ev);
 		else if (pm)
@@ -659,6 +870,7 @@ static int drain_stock(struct watch *w, struct kevent_uevent_monitor *um,
 		if (w->opt.count && w->printed >= w->opt.count)
 			return STOP_QUIET;
 	}
+	return 0;
 }
 
 /*
@@ -722,17 +934,12 @@ static int watch(struct watch *w)
 	struct kevent_uevent_monitor *um = NULL;
 	struct kevent_poll_monitor *pm = NULL;
 	struct pollfd pfd[4];
-	struct timespec ts, *tsp;
-	sigset_t mask, orig;
-	uint64_t deadline = 0, now;
+	uint64_t start_ms;
 	nfds_t nfds = 1;
 	int i, r;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigprocmask(SIG_BLOCK, &mask, &orig);
-
+	/* The --timeout counts from here: joining can take long. */
+	start_ms = monotonic_ms();
 	if (w->opt.uevent || w->opt.n_poll_files) {
 		/* Only the stock sources: the kevent layer is not needed. */
 		r = open_stock(w, &um, &pm);
@@ -775,23 +982,27 @@ static int watch(struct watch *w)
 		}
 	}
 
-	if (w->opt.timeout_ms >= 0) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		deadline = (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 +
-			   w->opt.timeout_ms;
-	}
-
-	/* States first, then replayed and live events in sequence order */
+	/*
+	 * States first, then replayed and live events in sequence order; the
+	 * lines of each part go out whole before the next, and before the
+	 * --timeout counts.
+	 */
 	if (w->opt.coldplug) {
 		r = print_states(w);
+		if (r == 0)
+			r = flush_output();
 		if (r)
 			goto out;
 	}
 	if (w->opt.replay) {
 		r = print_replay(w, m);
+		if (r == 0)
+			r = flush_output();
 		if (r)
 			goto out;
 	}
+	if (w->opt.timeout_ms >= 0)
+		deadline_ms = start_ms + w->opt.timeout_ms;
 
 	pfd[0] = (struct pollfd){ .fd = m ? kevent_monitor_get_fd(m) : -1,
 				  .events = POLLIN };
@@ -819,26 +1030,14 @@ static int watch(struct watch *w)
 			r = flush_output();
 		if (r)
 			goto out;
-		if (got_signal)
+		if (stopping())
 			break;
-		tsp = NULL;
-		if (w->opt.timeout_ms >= 0) {
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			now = (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-			if (now >= deadline)
-				break;
-			ts.tv_sec = (deadline - now) / 1000;
-			ts.tv_nsec = (deadline - now) % 1000 * 1000000;
-			tsp = &ts;
-		}
-		r = ppoll(pfd, nfds, tsp, &orig);
-		if (r < 0 && errno != EINTR) {
+		r = wait_ready(pfd, nfds, -1);
+		if (r < 0) {
 			warn("poll: %s\n", strerror(errno));
 			r = -1;
 			goto out;
 		}
-		if (got_signal)
-			break;
 		if (nfds >= 2 && (pfd[1].revents & (POLLERR | POLLHUP)))
 			break;
 	}
@@ -878,7 +1077,6 @@ static int check_std_fds(void)
 int main(int argc, char **argv)
 {
 	struct watch w = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
 	char err[256];
 	int r;
 
@@ -901,7 +1099,6 @@ int main(int argc, char **argv)
 		r = EXIT_RUNTIME;
 		goto out;
 	}
-	setvbuf(stdout, NULL, _IOFBF, 0);
 	w.cache = attr_cache_new();
 	if (!w.cache) {
 		warn("out of memory\n");
@@ -913,8 +1110,7 @@ int main(int argc, char **argv)
 	/* Inherited as ignored, it would reap the --exec commands itself. */
 	signal(SIGCHLD, SIG_DFL);
 	w.print_lines = !w.opt.exec || w.opt.json || w.opt.format;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_signals_init();
 
 	if (w.opt.list) {
 		r = print_states(&w);
@@ -922,13 +1118,20 @@ int main(int argc, char **argv)
 	} else {
 		r = watch(&w);
 	}
-	/* What a --count or the end of a --list left in the buffer */
+	/* What a --count, a stop or the end of a --list left in the buffer */
 	if (flush_output() < 0)
 		r = EXIT_RUNTIME;
 
 out:
 	attr_cache_free(w.cache);
 	sbuf_free(&w.line);
+	free(out.buf);
+	/*
+	 * SIGINT, SIGTERM and SIGHUP are how a watch ends. SIGQUIT, and any
+	 * of them that cut a --list short, end it as killed by the signal.
+	 */
+	if (got_signal && (w.opt.list || got_signal == SIGQUIT))
+		r = die_of(got_signal);
 	watch_options_free(&w.opt);
 	return r;
 }
