@@ -184,18 +184,19 @@ EOF
 	fifo=$BATS_TEST_TMPDIR/fifo
 	mkfifo "$fifo"
 	exec 5<> "$fifo"
-	# A full pipe (64 KiB): the first state record blocks kevent-watch
-	# after it joined the groups and before it asks for the replay
+	# A full pipe (64 KiB): the state records block kevent-watch after it
+	# joined the groups and before it asks for the replay, in a ppoll() of
+	# standard output alone (1 descriptor) for room to write them
 	timeout 5 head -c 65536 /dev/zero >&5
 	"$KEVENT_WATCH" --coldplug --replay --count 4 --format '%s %a' \
 		>&5 2> "$WATCH_ERR" &
 	WATCH_PID=$!
 	for i in $(seq 100); do
-		read -r nr _ < "/proc/$WATCH_PID/syscall" || break
-		[ "$nr" = 1 ] && break
+		read -r nr _ nfds _ < "/proc/$WATCH_PID/syscall" || break
+		[ "$nr $nfds" = "271 0x1" ] && break
 		sleep 0.1
 	done
-	assert_equal "$nr" 1
+	assert_equal "$nr $nfds" "271 0x1"
 	# Events 1 to 3 reach the joined socket and the replay ring
 	notify 0 temperature
 	notify 0 label
