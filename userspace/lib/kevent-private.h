@@ -35,6 +35,9 @@
 
 #define KEVENT_MAX_GROUPS 32
 
+/* Times kevent_sources_foreach() asks for a dump the kernel interrupts. */
+#define KEVENT_DUMP_ATTEMPTS 4
+
 struct kevent_event {
 	unsigned int refcount;
 	uint64_t seq;

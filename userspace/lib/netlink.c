@@ -63,12 +63,35 @@ static int kevent_request_open(struct mnl_socket **ret_nl,
 }
 
 /*
+ * Clear the interrupted mark (NLM_F_DUMP_INTR) of the messages in the @len
+ * bytes at @buf, on which libmnl would stop. Return: whether one had it.
+ */
+static bool dump_intr_clear(void *buf, size_t len)
+{
+	struct nlmsghdr *nlh = buf;
+	int left = len;
+	bool intr = false;
+
+	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
+			nlh->nlmsg_flags &= ~NLM_F_DUMP_INTR;
+			intr = true;
+		}
+	}
+	return intr;
+}
+
+/*
  * Send @nlh and feed the answers to @cb until the kernel says done (or acks),
  * @cb stops, or an error arrives. Only messages from the kernel are looked
- * at. Return: 0, or a negative errno (the kernel's, or -ETIMEDOUT).
+ * at. A dump the kernel marks interrupted stops at the first message so
+ * marked, unless @ret_intr is given: then it is read to its end, and
+ * *@ret_intr says whether it was interrupted.
+ * Return: 0, or a negative errno (the kernel's, -EINTR for an interrupted
+ * dump, or -ETIMEDOUT).
  */
 static int request_run(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
-		       void *data)
+		       void *data, bool *ret_intr)
 {
 	unsigned int portid = mnl_socket_get_portid(nl);
 	unsigned int seq = nlh->nlmsg_seq;
@@ -111,6 +134,8 @@ static int request_run(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		}
 		if (msg.msg_namelen != sizeof(addr) || addr.nl_pid != 0)
 			continue;
+		if (ret_intr && dump_intr_clear(buf, n))
+			*ret_intr = true;
 		r = mnl_cb_run(buf, n, seq, portid, cb, data);
 		if (r == MNL_CB_ERROR) {
 			r = errno ? -errno : -EPROTO;
@@ -220,7 +245,7 @@ int genl_family_resolve(struct mnl_socket *nl, const char *name,
 	nlh = genl_put_header(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY,
 			      1);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
-	return request_run(nl, nlh, family_cb, ret_family);
+	return request_run(nl, nlh, family_cb, ret_family, NULL);
 }
 
 uint32_t genl_family_group(const struct genl_family *family, const char *name)
@@ -238,7 +263,110 @@ struct dump_data {
 	void *userdata;
 	bool need_seq;
 	int stopped;
+	/* Keep the records, to visit them once the dump is complete */
+	bool collect;
+	struct kevent_event **records;
+	size_t n_records;
+	size_t max_records;
 };
+
+/* Keep @ev (a reference is taken) for dump_visit(). */
+static int dump_keep(struct dump_data *d, struct kevent_event *ev)
+{
+	struct kevent_event **records;
+	size_t max;
+
+	if (d->n_records == d->max_records) {
+		max = d->max_records ? 2 * d->max_records : 64;
+		records = realloc(d->records, max * sizeof(*records));
+		if (!records)
+			return -ENOMEM;
+		d->records = records;
+		d->max_records = max;
+	}
+	d->records[d->n_records++] = kevent_event_ref(ev);
+	return 0;
+}
+
+/* Drop the records kept so far. */
+static void dump_forget(struct dump_data *d)
+{
+	while (d->n_records)
+		kevent_event_unref(d->records[--d->n_records]);
+}
+
+/* Order of records by path and attribute name, then by position. */
+static int dump_record_cmp(const void *a, const void *b, void *data)
+{
+	struct kevent_event *const *records = data;
+	const struct kevent_event *x = records[*(const size_t *)a];
+	const struct kevent_event *y = records[*(const size_t *)b];
+	int r;
+
+	r = strcmp(x->path, y->path);
+	if (!r)
+		r = strcmp(x->attr, y->attr);
+	if (!r)
+		r = (*(const size_t *)a > *(const size_t *)b) -
+		    (*(const size_t *)a < *(const size_t *)b);
+	return r;
+}
+
+/*
+ * Drop the later records of a source listed twice: an interrupted dump lists
+ * a source removed and added again meanwhile once under each of its ids.
+ * The others keep their order.
+ */
+static int dump_dedup(struct dump_data *d)
+{
+	size_t *order, i, n = 0;
+	bool *dup;
+
+	if (d->n_records < 2)
+		return 0;
+	order = calloc(d->n_records, sizeof(*order));
+	dup = calloc(d->n_records, sizeof(*dup));
+	if (!order || !dup) {
+		free(order);
+		free(dup);
+		return -ENOMEM;
+	}
+	for (i = 0; i < d->n_records; i++)
+		order[i] = i;
+	qsort_r(order, d->n_records, sizeof(*order), dump_record_cmp,
+		d->records);
+	for (i = 1; i < d->n_records; i++) {
+		const struct kevent_event *x = d->records[order[i - 1]];
+		const struct kevent_event *y = d->records[order[i]];
+
+		if (!strcmp(x->path, y->path) && !strcmp(x->attr, y->attr))
+			dup[order[i]] = true;
+	}
+	for (i = 0; i < d->n_records; i++) {
+		if (dup[i])
+			kevent_event_unref(d->records[i]);
+		else
+			d->records[n++] = d->records[i];
+	}
+	d->n_records = n;
+	free(order);
+	free(dup);
+	return 0;
+}
+
+/* Feed the records kept to the caller's callback. */
+static int dump_visit(struct dump_data *d)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < d->n_records; i++) {
+		r = d->cb(d->records[i], d->userdata);
+		if (r)
+			return r;
+	}
+	return 0;
+}
 
 static int dump_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -253,8 +381,15 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 		errno = -r;
 		return MNL_CB_ERROR;
 	}
-	r = d->cb(ev, d->userdata);
+	if (d->collect)
+		r = dump_keep(d, ev);
+	else
+		r = d->cb(ev, d->userdata);
 	kevent_event_unref(ev);
+	if (d->collect && r < 0) {
+		errno = -r;
+		return MNL_CB_ERROR;
+	}
 	if (r) {
 		d->stopped = r;
 		return MNL_CB_STOP;
@@ -264,7 +399,10 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 
 /*
  * Dump @cmd (with the sequence number @after if not 0) on a socket of its
- * own and feed each record to @d->cb.
+ * own and feed each record to @d->cb, or keep it if @d->collect.
+ * Return: 0, the value @d->cb stopped with, -EINTR if the kernel marked the
+ * dump interrupted (NLM_F_DUMP_INTR; with @d->collect, once every record is
+ * kept), or another negative errno.
  */
 static int dump_run(uint8_t cmd, uint64_t after, struct dump_data *d)
 {
@@ -272,10 +410,9 @@ static int dump_run(uint8_t cmd, uint64_t after, struct dump_data *d)
 	struct mnl_socket *nl;
 	uint16_t family_id;
 	struct nlmsghdr *nlh;
+	bool intr = false;
 	int r;
 
-	if (!d->cb)
-		return -EINVAL;
 	r = kevent_request_open(&nl, &family_id);
 	if (r < 0)
 		return r;
@@ -283,19 +420,47 @@ static int dump_run(uint8_t cmd, uint64_t after, struct dump_data *d)
 			      KEVENT_GENL_VERSION);
 	if (after)
 		mnl_attr_put_u64(nlh, KEVENT_A_SEQ, after);
-	r = request_run(nl, nlh, dump_cb, d);
+	r = request_run(nl, nlh, dump_cb, d, d->collect ? &intr : NULL);
 	if (r == 0 && d->stopped)
 		r = d->stopped;
+	if (r == 0 && intr)
+		r = -EINTR;
 
 	mnl_socket_close(nl);
 	return r;
 }
 
+/*
+ * The kernel marks the sources dump interrupted (NLM_F_DUMP_INTR) when
+ * sources were added or removed between two of its messages. Its records
+ * are kept until it completes, and an interrupted dump is asked for again,
+ * up to KEVENT_DUMP_ATTEMPTS times in all. When the list changes all along,
+ * the last dump is visited nevertheless: the kernel resumes each part after
+ * the id of the last source sent, so it lists every source present
+ * throughout once, a source added or removed meanwhile maybe, and one
+ * removed and added again maybe twice (kept once here).
+ */
 KEVENT_EXPORT int kevent_sources_foreach(kevent_event_cb cb, void *userdata)
 {
-	struct dump_data d = { .cb = cb, .userdata = userdata };
+	struct dump_data d = { .cb = cb, .userdata = userdata, .collect = true };
+	unsigned int attempt;
+	int r = -EINTR;
 
-	return dump_run(KEVENT_CMD_GET_SOURCES, 0, &d);
+	if (!cb)
+		return -EINVAL;
+	for (attempt = 0; attempt < KEVENT_DUMP_ATTEMPTS && r == -EINTR;
+	     attempt++) {
+		dump_forget(&d);
+		r = dump_run(KEVENT_CMD_GET_SOURCES, 0, &d);
+	}
+	if (r == -EINTR)
+		r = dump_dedup(&d);
+	if (r == 0)
+		r = dump_visit(&d);
+
+	dump_forget(&d);
+	free(d.records);
+	return r;
 }
 
 KEVENT_EXPORT int kevent_replay_foreach(uint64_t after, kevent_event_cb cb,
@@ -307,6 +472,8 @@ KEVENT_EXPORT int kevent_replay_foreach(uint64_t after, kevent_event_cb cb,
 		.need_seq = true,
 	};
 
+	if (!cb)
+		return -EINVAL;
 	return dump_run(KEVENT_CMD_GET_REPLAY, after, &d);
 }
 
@@ -366,7 +533,7 @@ KEVENT_EXPORT int kevent_stats_get(struct kevent_stats *ret_stats)
 		return r;
 	nlh = genl_put_header(buf, family_id, NLM_F_ACK, KEVENT_CMD_GET_STATS,
 			      KEVENT_GENL_VERSION);
-	r = request_run(nl, nlh, stats_cb, &stats);
+	r = request_run(nl, nlh, stats_cb, &stats, NULL);
 	if (r == 0)
 		*ret_stats = stats;
 

@@ -317,6 +317,14 @@ typedef int (*kevent_event_cb)(const struct kevent_event *event,
  * socket of its own, so it may be called while a monitor is open. Records
  * that fail validation are skipped.
  *
+ * The list is visited once the whole of it has arrived. When sources were
+ * added or removed while the kernel sent it (it marks the dump interrupted,
+ * NLM_F_DUMP_INTR), the library asks for it again, up to 4 times in all,
+ * before @cb sees any record, so that the list is as the kernel had it at
+ * one moment. If the sources keep changing through every attempt, the last
+ * list is visited: it has every source that was there all along, each once,
+ * and a source added or removed meanwhile may be in it or not.
+ *
  * Return: 0 when all sources were visited; the non-zero value @cb returned
  * to stop; -ENOENT if the kevent family is not registered; -EINVAL if @cb is
  * NULL; -EPROTO for a reply that cannot be parsed; -ENOMEM; or the negative
