@@ -145,9 +145,14 @@ int kevent_monitor_filter_add_attr(struct kevent_monitor *monitor,
  * kevent_monitor_get_fd() - file descriptor to wait on
  * @monitor: the monitor
  *
- * The descriptor is non-blocking and becomes readable when
- * kevent_monitor_receive() has something to report. It belongs to the
- * monitor: do not read from it or close it.
+ * The descriptor is readable whenever kevent_monitor_receive() has
+ * something to report: events still in the socket, and also those the
+ * library has taken from the socket in one batch and not returned yet. So
+ * a caller may take one event per wakeup of poll() and wait again, or take
+ * events until -EAGAIN; either way no event waits unseen. It is an epoll
+ * descriptor, not the socket, and belongs to the monitor: only wait on it
+ * (poll(), select(), or an epoll of the caller's); do not read from it or
+ * close it.
  *
  * Return: the descriptor, or -EINVAL if @monitor is NULL.
  */
