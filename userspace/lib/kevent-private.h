@@ -71,6 +71,19 @@ struct mnl_socket;
 /* A blocking generic netlink socket for requests, with a receive timeout. */
 int kevent_request_socket_open(struct mnl_socket **ret_nl);
 
+/*
+ * Feed the @len bytes of one reply datagram at @buf, answers to the request
+ * of sequence number @seq on the socket of port id @portid, to @cb.
+ * Return: 1 while more is to come, 0 when the kernel said done (NLMSG_DONE
+ * or an acknowledgement) or @cb stopped, or the negative errno of an error
+ * (the kernel's, in NLMSG_ERROR or NLMSG_DONE, or @cb's, -EINTR for an
+ * interrupted dump).
+ */
+int kevent_reply_run(const void *buf, size_t len, unsigned int seq,
+		     unsigned int portid, int (*cb)(const struct nlmsghdr *nlh,
+						     void *data),
+		     void *data);
+
 /* CTRL_CMD_GETFAMILY: -ENOENT when the family is not registered. */
 int genl_family_resolve(struct mnl_socket *nl, const char *name,
 			struct genl_family *ret_family);

@@ -81,6 +81,68 @@ static bool dump_intr_clear(void *buf, size_t len)
 	return intr;
 }
 
+static int reply_noop(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	return MNL_CB_OK;
+}
+
+/* NLMSG_ERROR: an acknowledgement (error 0) ends the answer, as an error. */
+static int reply_error(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+
+	(void)data;
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err))) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (!err->error)
+		return MNL_CB_STOP;
+	errno = err->error < 0 ? -err->error : err->error;
+	return MNL_CB_ERROR;
+}
+
+/*
+ * NLMSG_DONE ends a dump; its payload is the dump's status, an error when
+ * the kernel could not complete it (libmnl's own handler ignores that).
+ */
+static int reply_done(const struct nlmsghdr *nlh, void *data)
+{
+	int err;
+
+	(void)data;
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(err))
+		return MNL_CB_STOP;
+	memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (!err)
+		return MNL_CB_STOP;
+	errno = err < 0 ? -err : err;
+	return MNL_CB_ERROR;
+}
+
+/* Not const: mnl_cb_run2() takes a pointer to non-const */
+static mnl_cb_t reply_ctl_cb[NLMSG_MIN_TYPE] = {
+	[NLMSG_NOOP] = reply_noop,
+	[NLMSG_ERROR] = reply_error,
+	[NLMSG_DONE] = reply_done,
+	[NLMSG_OVERRUN] = reply_noop,
+};
+
+int kevent_reply_run(const void *buf, size_t len, unsigned int seq,
+		     unsigned int portid, mnl_cb_t cb, void *data)
+{
+	int r;
+
+	errno = 0;
+	r = mnl_cb_run2(buf, len, seq, portid, cb, data, reply_ctl_cb,
+			MNL_ARRAY_SIZE(reply_ctl_cb));
+	if (r == MNL_CB_ERROR)
+		return errno ? -errno : -EPROTO;
+	return r == MNL_CB_STOP ? 0 : 1;
+}
+
 /*
  * Send @nlh and feed the answers to @cb until the kernel says done (or acks),
  * @cb stops, or an error arrives. Only messages from the kernel are looked
@@ -136,15 +198,9 @@ static int request_run(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 			continue;
 		if (ret_intr && dump_intr_clear(buf, n))
 			*ret_intr = true;
-		r = mnl_cb_run(buf, n, seq, portid, cb, data);
-		if (r == MNL_CB_ERROR) {
-			r = errno ? -errno : -EPROTO;
+		r = kevent_reply_run(buf, n, seq, portid, cb, data);
+		if (r <= 0)
 			goto out_free;
-		}
-		if (r == MNL_CB_STOP) {
-			r = 0;
-			goto out_free;
-		}
 	}
 
 out_free:

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libkevent's handling of the kernel's answers and messages, without a
+ * kernel: messages built here as the kernel would send them.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <libmnl/libmnl.h>
+
+#include "kevent-private.h"
+#include "unit.h"
+
+/* Put an NLMSG_DONE (or NLMSG_ERROR) carrying @err into @buf. */
+static struct nlmsghdr *put_status(char *buf, uint16_t type, int err)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	int *payload;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	if (type == NLMSG_ERROR) {
+		struct nlmsgerr *e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+
+		e->error = err;
+		return nlh;
+	}
+	payload = mnl_nlmsg_put_extra_header(nlh, sizeof(*payload));
+	*payload = err;
+	return nlh;
+}
+
+static int count_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(*(unsigned int *)data)++;
+	return MNL_CB_OK;
+}
+
+UNIT_TEST(test_reply_done_error)
+{
+	char buf[256] = { 0 };
+	struct nlmsghdr *nlh;
+	unsigned int n = 0;
+
+	/* A dump that ends well */
+	nlh = put_status(buf, NLMSG_DONE, 0);
+	CHECK(kevent_reply_run(buf, nlh->nlmsg_len, 0, 0, count_cb, &n) == 0);
+
+	/* A dump the kernel ended with an error, put in NLMSG_DONE */
+	nlh = put_status(buf, NLMSG_DONE, -EMSGSIZE);
+	CHECK(kevent_reply_run(buf, nlh->nlmsg_len, 0, 0, count_cb, &n) ==
+	      -EMSGSIZE);
+
+	/* An acknowledgement, and an error */
+	nlh = put_status(buf, NLMSG_ERROR, 0);
+	CHECK(kevent_reply_run(buf, nlh->nlmsg_len, 0, 0, count_cb, &n) == 0);
+	nlh = put_status(buf, NLMSG_ERROR, -EPERM);
+	CHECK(kevent_reply_run(buf, nlh->nlmsg_len, 0, 0, count_cb, &n) ==
+	      -EPERM);
+
+	/* A record: more to come */
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = 0x20;
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	CHECK(kevent_reply_run(buf, nlh->nlmsg_len, 0, 0, count_cb, &n) == 1);
+	CHECK(n == 1);
+}
