@@ -67,3 +67,37 @@ UNIT_TEST(test_reply_done_error)
 	CHECK(kevent_reply_run(buf, nlh->nlmsg_len, 0, 0, count_cb, &n) == 1);
 	CHECK(n == 1);
 }
+
+/* Put a message of the kevent family with command @cmd into @buf. */
+static struct nlmsghdr *put_genl(char *buf, uint8_t cmd)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *genl;
+
+	nlh->nlmsg_type = 0x20;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = cmd;
+	genl->version = KEVENT_GENL_VERSION;
+	return nlh;
+}
+
+UNIT_TEST(test_message_kind)
+{
+	char buf[256] = { 0 };
+	struct nlmsghdr *nlh;
+
+	nlh = put_genl(buf, KEVENT_CMD_EVENT);
+	CHECK(kevent_message_kind(nlh, nlh->nlmsg_len) == KEVENT_MSG_EVENT);
+
+	/* A command a newer kernel may send on the groups is no fault */
+	nlh = put_genl(buf, KEVENT_CMD_MAX + 1);
+	CHECK(kevent_message_kind(nlh, nlh->nlmsg_len) == KEVENT_MSG_OTHER);
+	nlh = put_genl(buf, 0xff);
+	CHECK(kevent_message_kind(nlh, nlh->nlmsg_len) == KEVENT_MSG_OTHER);
+
+	/* Too short for its generic netlink header */
+	nlh = put_genl(buf, KEVENT_CMD_EVENT);
+	CHECK(kevent_message_kind(nlh, NLMSG_HDRLEN) == KEVENT_MSG_MALFORMED);
+	nlh->nlmsg_len = NLMSG_HDRLEN;
+	CHECK(kevent_message_kind(nlh, 64) == KEVENT_MSG_MALFORMED);
+}

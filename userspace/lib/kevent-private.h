@@ -99,6 +99,17 @@ uint32_t genl_family_group(const struct genl_family *family, const char *name);
 int kevent_event_parse(const struct nlmsghdr *nlh, size_t len, bool need_seq,
 		       struct kevent_event **ret_event);
 
+/* What a message of the kevent family, received on its groups, is. */
+enum kevent_msg_kind {
+	KEVENT_MSG_EVENT, /* KEVENT_CMD_EVENT: parse it */
+	KEVENT_MSG_OTHER, /* a command of a newer kernel: ignore it */
+	KEVENT_MSG_MALFORMED, /* too short for its headers: drop and count it */
+};
+
+/* Kind of the message @nlh, of which @len bytes were received. */
+enum kevent_msg_kind kevent_message_kind(const struct nlmsghdr *nlh,
+					 size_t len);
+
 /*
  * A kobject path relative to /sys: starts with '/', shorter than
  * KEVENT_PATH_MAX, and no component is empty, "." or "..".

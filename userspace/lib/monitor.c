@@ -23,6 +23,7 @@
  * a caller that takes one event per wakeup gets every event.
  */
 struct kevent_monitor {
+	unsigned int refcount;
 	struct mnl_socket *nl;
 	int epoll_fd; /* what kevent_monitor_get_fd() gives */
 	int held_fd; /* eventfd: non-zero while @held */
@@ -116,6 +117,7 @@ KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+	m->refcount = 1;
 	m->epoll_fd = -1;
 	m->held_fd = -1;
 	m->buf = malloc(KEVENT_RECV_BATCH * KEVENT_RECV_BUF_SIZE);
@@ -188,9 +190,17 @@ out_free:
 }
 
 KEVENT_EXPORT struct kevent_monitor *
+kevent_monitor_ref(struct kevent_monitor *monitor)
+{
+	if (monitor)
+		monitor->refcount++;
+	return monitor;
+}
+
+KEVENT_EXPORT struct kevent_monitor *
 kevent_monitor_unref(struct kevent_monitor *monitor)
 {
-	if (!monitor)
+	if (!monitor || --monitor->refcount > 0)
 		return NULL;
 	if (monitor->epoll_fd >= 0)
 		close(monitor->epoll_fd);
@@ -348,7 +358,6 @@ static bool is_delfamily(const struct kevent_monitor *m,
 static int handle_message(struct kevent_monitor *m, const struct nlmsghdr *nlh,
 			  size_t len, struct kevent_event **ret_event)
 {
-	const struct genlmsghdr *genl;
 	int r;
 
 	if (nlh->nlmsg_type == GENL_ID_CTRL) {
@@ -360,9 +369,12 @@ static int handle_message(struct kevent_monitor *m, const struct nlmsghdr *nlh,
 	}
 	if (nlh->nlmsg_type != m->family_id)
 		return 0;
-	genl = mnl_nlmsg_get_payload(nlh);
-	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
-	    genl->cmd != KEVENT_CMD_EVENT) {
+	switch (kevent_message_kind(nlh, len)) {
+	case KEVENT_MSG_EVENT:
+		break;
+	case KEVENT_MSG_OTHER:
+		return 0;
+	case KEVENT_MSG_MALFORMED:
 		m->dropped++;
 		return 0;
 	}
