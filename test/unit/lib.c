@@ -101,3 +101,16 @@ UNIT_TEST(test_message_kind)
 	nlh->nlmsg_len = NLMSG_HDRLEN;
 	CHECK(kevent_message_kind(nlh, 64) == KEVENT_MSG_MALFORMED);
 }
+
+UNIT_TEST(test_family_version)
+{
+	struct genl_family family = { .id = 0x20 };
+
+	family.version = KEVENT_GENL_VERSION;
+	CHECK(kevent_family_check(&family) == 0);
+	/* Another version is another ABI; none sent is none known */
+	family.version = KEVENT_GENL_VERSION + 1;
+	CHECK(kevent_family_check(&family) == -EPROTONOSUPPORT);
+	family.version = 0;
+	CHECK(kevent_family_check(&family) == -EPROTONOSUPPORT);
+}

@@ -88,6 +88,12 @@ int kevent_reply_run(const void *buf, size_t len, unsigned int seq,
 int genl_family_resolve(struct mnl_socket *nl, const char *name,
 			struct genl_family *ret_family);
 
+/*
+ * The kevent family speaks the version of the ABI the library knows,
+ * KEVENT_GENL_VERSION. Return: 0, or -EPROTONOSUPPORT.
+ */
+int kevent_family_check(const struct genl_family *family);
+
 /* Group id of @name in @family, or 0 if the family has no such group. */
 uint32_t genl_family_group(const struct genl_family *family, const char *name);
 

@@ -171,6 +171,8 @@ KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 	}
 
 	r = genl_family_resolve(req, KEVENT_GENL_NAME, &family);
+	if (r == 0)
+		r = kevent_family_check(&family);
 	if (r < 0)
 		goto out_close_req;
 	m->family_id = family.id;

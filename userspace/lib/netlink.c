@@ -53,6 +53,8 @@ static int kevent_request_open(struct mnl_socket **ret_nl,
 	if (r < 0)
 		return r;
 	r = genl_family_resolve(nl, KEVENT_GENL_NAME, &family);
+	if (r == 0)
+		r = kevent_family_check(&family);
 	if (r < 0) {
 		mnl_socket_close(nl);
 		return r;
@@ -302,6 +304,18 @@ int genl_family_resolve(struct mnl_socket *nl, const char *name,
 			      1);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
 	return request_run(nl, nlh, family_cb, ret_family, NULL);
+}
+
+/*
+ * The version of a generic netlink family changes only with an incompatible
+ * ABI: what a newer kernel adds comes as new attributes and commands, which
+ * the library ignores.
+ */
+int kevent_family_check(const struct genl_family *family)
+{
+	if (family->version != KEVENT_GENL_VERSION)
+		return -EPROTONOSUPPORT;
+	return 0;
 }
 
 uint32_t genl_family_group(const struct genl_family *family, const char *name)

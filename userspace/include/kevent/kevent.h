@@ -75,8 +75,11 @@ int kevent_attribute_id(const char *name);
  *
  * Return: 0 on success; -ENOENT if the kevent family is not registered (the
  * module is not loaded, or this is not the initial network namespace);
- * -EPROTO if the kernel's answer cannot be parsed; -ENOMEM; or the negative
- * errno of a failed socket call.
+ * -EPROTONOSUPPORT if the family's version is not KEVENT_GENL_VERSION, the
+ * version of the ABI the library speaks (it changes only with an
+ * incompatible ABI; the requests below check it too); -EPROTO if the
+ * kernel's answer cannot be parsed; -ENOMEM; or the negative errno of a
+ * failed socket call.
  */
 int kevent_monitor_new(struct kevent_monitor **ret_monitor);
 
@@ -168,7 +171,8 @@ int kevent_monitor_get_fd(struct kevent_monitor *monitor);
  * messages that fail validation (a missing or oversized attribute, a string
  * that is not NUL-terminated, a path that is not absolute or has an empty,
  * "." or ".." component, an attribute name with a '/') are dropped and
- * counted, see kevent_monitor_get_dropped().
+ * counted, see kevent_monitor_get_dropped(). Messages of commands other
+ * than KEVENT_CMD_EVENT, which a newer kernel may send, are ignored.
  *
  * Return: 0 and an event in @ret_event;
  * -EAGAIN if nothing is pending (wait for the descriptor, then call again);
