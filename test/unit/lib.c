@@ -114,3 +114,30 @@ UNIT_TEST(test_family_version)
 	family.version = 0;
 	CHECK(kevent_family_check(&family) == -EPROTONOSUPPORT);
 }
+
+UNIT_TEST(test_stats_parse)
+{
+	uint64_t values[KEVENT_STAT_COUNT] = { 0 };
+	char buf[256] = { 0 };
+	struct nlmsghdr *nlh;
+
+	nlh = put_genl(buf, KEVENT_CMD_GET_STATS);
+	mnl_attr_put_u64(nlh, KEVENT_A_STAT_SENT, 5);
+	mnl_attr_put_u64(nlh, KEVENT_A_STAT_UNRECORDED, 7);
+	mnl_attr_put_u32(nlh, KEVENT_A_STAT_SOURCES, 3);
+	/* A counter of a newer kernel */
+	mnl_attr_put_u64(nlh, KEVENT_A_MAX + 1, 9);
+	CHECK(kevent_stats_parse(nlh, values) == 0);
+	CHECK(values[KEVENT_STAT_SENT] == 5);
+	CHECK(values[KEVENT_STAT_COALESCED] == 0);
+	CHECK(values[KEVENT_STAT_FAILED] == 0);
+	CHECK(values[KEVENT_STAT_SOURCES] == 3);
+	CHECK(values[KEVENT_STAT_UNRECORDED] == 7);
+
+	/* A counter of the wrong size */
+	nlh = put_genl(buf, KEVENT_CMD_GET_STATS);
+	mnl_attr_put_u32(nlh, KEVENT_A_STAT_UNRECORDED, 7);
+	CHECK(kevent_stats_parse(nlh, values) == -EPROTO);
+
+	CHECK(kevent_stats_read(NULL, 1) == -EINVAL);
+}

@@ -1367,6 +1367,7 @@ static void test_uevent_monitor(void)
 static void test_monitor_args(void)
 {
 	CHECK(kevent_monitor_unref(NULL) == NULL);
+	CHECK(kevent_monitor_ref(NULL) == NULL);
 	CHECK(kevent_monitor_get_fd(NULL) == -EINVAL);
 	CHECK(kevent_monitor_join(NULL, KEVENT_CLASS_POWER) == -EINVAL);
 	CHECK(kevent_monitor_receive(NULL, NULL) == -EINVAL);

@@ -94,6 +94,17 @@ int genl_family_resolve(struct mnl_socket *nl, const char *name,
  */
 int kevent_family_check(const struct genl_family *family);
 
+/* Counters the library knows: one more than the last enum kevent_stat. */
+#define KEVENT_STAT_COUNT (KEVENT_STAT_UNRECORDED + 1)
+
+/*
+ * Fill @values, indexed by enum kevent_stat, with the counters of a
+ * KEVENT_CMD_GET_STATS answer; those it lacks are left as they are.
+ * Return: 0, or -EPROTO for a counter of the wrong size.
+ */
+int kevent_stats_parse(const struct nlmsghdr *nlh,
+		       uint64_t values[KEVENT_STAT_COUNT]);
+
 /* Group id of @name in @family, or 0 if the family has no such group. */
 uint32_t genl_family_group(const struct genl_family *family, const char *name);
 

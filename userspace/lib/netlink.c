@@ -547,66 +547,111 @@ KEVENT_EXPORT int kevent_replay_foreach(uint64_t after, kevent_event_cb cb,
 	return dump_run(KEVENT_CMD_GET_REPLAY, after, &d);
 }
 
-static int stats_cb(const struct nlmsghdr *nlh, void *data)
+/* The counter of attribute @type, or -1; its size in *@ret_size. */
+static int stat_of_attr(unsigned int type, size_t *ret_size)
 {
-	struct kevent_stats *stats = data;
-	const struct nlattr *attr;
-
-	mnl_attr_for_each(attr, nlh, GENL_HDRLEN) {
-		switch (mnl_attr_get_type(attr)) {
-		case KEVENT_A_STAT_SENT:
-		case KEVENT_A_STAT_COALESCED:
-		case KEVENT_A_STAT_FAILED:
-			if (mnl_attr_get_payload_len(attr) != sizeof(uint64_t))
-				goto out_proto;
-			break;
-		case KEVENT_A_STAT_SOURCES:
-			if (mnl_attr_get_payload_len(attr) != sizeof(uint32_t))
-				goto out_proto;
-			break;
-		}
-		switch (mnl_attr_get_type(attr)) {
-		case KEVENT_A_STAT_SENT:
-			stats->sent = mnl_attr_get_u64(attr);
-			break;
-		case KEVENT_A_STAT_COALESCED:
-			stats->coalesced = mnl_attr_get_u64(attr);
-			break;
-		case KEVENT_A_STAT_FAILED:
-			stats->failed = mnl_attr_get_u64(attr);
-			break;
-		case KEVENT_A_STAT_SOURCES:
-			stats->sources = mnl_attr_get_u32(attr);
-			break;
-		}
+	*ret_size = sizeof(uint64_t);
+	switch (type) {
+	case KEVENT_A_STAT_SENT:
+		return KEVENT_STAT_SENT;
+	case KEVENT_A_STAT_COALESCED:
+		return KEVENT_STAT_COALESCED;
+	case KEVENT_A_STAT_FAILED:
+		return KEVENT_STAT_FAILED;
+	case KEVENT_A_STAT_UNRECORDED:
+		return KEVENT_STAT_UNRECORDED;
+	case KEVENT_A_STAT_SOURCES:
+		*ret_size = sizeof(uint32_t);
+		return KEVENT_STAT_SOURCES;
 	}
-	return MNL_CB_OK;
-
-out_proto:
-	errno = EPROTO;
-	return MNL_CB_ERROR;
+	return -1;
 }
 
-KEVENT_EXPORT int kevent_stats_get(struct kevent_stats *ret_stats)
+int kevent_stats_parse(const struct nlmsghdr *nlh,
+		       uint64_t values[KEVENT_STAT_COUNT])
+{
+	const struct nlattr *attr;
+	size_t size;
+	int stat;
+
+	mnl_attr_for_each(attr, nlh, GENL_HDRLEN) {
+		stat = stat_of_attr(mnl_attr_get_type(attr), &size);
+		/* Counters of a newer kernel are ignored */
+		if (stat < 0)
+			continue;
+		if (mnl_attr_get_payload_len(attr) != size)
+			return -EPROTO;
+		values[stat] = size == sizeof(uint32_t) ?
+				       mnl_attr_get_u32(attr) :
+				       mnl_attr_get_u64(attr);
+	}
+	return 0;
+}
+
+static int stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	int r;
+
+	r = kevent_stats_parse(nlh, data);
+	if (r < 0) {
+		errno = -r;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_OK;
+}
+
+/* Ask the kernel for its counters, into @values (0 for those not sent). */
+static int stats_request(uint64_t values[KEVENT_STAT_COUNT])
 {
 	char buf[KEVENT_REQUEST_BUF_SIZE] = { 0 };
-	struct kevent_stats stats = { 0 };
 	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
 	uint16_t family_id;
 	int r;
 
-	if (!ret_stats)
-		return -EINVAL;
+	memset(values, 0, KEVENT_STAT_COUNT * sizeof(*values));
 	r = kevent_request_open(&nl, &family_id);
 	if (r < 0)
 		return r;
 	nlh = genl_put_header(buf, family_id, NLM_F_ACK, KEVENT_CMD_GET_STATS,
 			      KEVENT_GENL_VERSION);
-	r = request_run(nl, nlh, stats_cb, &stats, NULL);
-	if (r == 0)
-		*ret_stats = stats;
+	r = request_run(nl, nlh, stats_cb, values, NULL);
 
 	mnl_socket_close(nl);
 	return r;
+}
+
+KEVENT_EXPORT int kevent_stats_read(uint64_t *ret_values, size_t n)
+{
+	uint64_t values[KEVENT_STAT_COUNT];
+	size_t i;
+	int r;
+
+	if (!ret_values && n)
+		return -EINVAL;
+	r = stats_request(values);
+	if (r < 0)
+		return r;
+	for (i = 0; i < n; i++)
+		ret_values[i] = i < KEVENT_STAT_COUNT ? values[i] : 0;
+	return KEVENT_STAT_COUNT;
+}
+
+KEVENT_EXPORT int kevent_stats_get(struct kevent_stats *ret_stats)
+{
+	uint64_t values[KEVENT_STAT_COUNT];
+	int r;
+
+	if (!ret_stats)
+		return -EINVAL;
+	r = stats_request(values);
+	if (r < 0)
+		return r;
+	*ret_stats = (struct kevent_stats){
+		.sent = values[KEVENT_STAT_SENT],
+		.coalesced = values[KEVENT_STAT_COALESCED],
+		.failed = values[KEVENT_STAT_FAILED],
+		.sources = values[KEVENT_STAT_SOURCES],
+	};
+	return 0;
 }

@@ -84,10 +84,19 @@ int kevent_attribute_id(const char *name);
 int kevent_monitor_new(struct kevent_monitor **ret_monitor);
 
 /**
- * kevent_monitor_unref() - release a monitor
+ * kevent_monitor_ref() - take a reference to a monitor
  * @monitor: the monitor, or NULL
  *
- * Closes the socket and frees the monitor.
+ * Return: @monitor.
+ */
+struct kevent_monitor *kevent_monitor_ref(struct kevent_monitor *monitor);
+
+/**
+ * kevent_monitor_unref() - drop a reference to a monitor
+ * @monitor: the monitor, or NULL
+ *
+ * When the last reference is dropped, closes the socket and its descriptor
+ * and frees the monitor.
  *
  * Return: NULL.
  */
@@ -371,11 +380,53 @@ int kevent_sources_foreach(kevent_event_cb cb, void *userdata);
 int kevent_replay_foreach(uint64_t after, kevent_event_cb cb, void *userdata);
 
 /**
- * struct kevent_stats - counters of the kevent layer
+ * enum kevent_stat - counters of the kevent layer, for kevent_stats_read()
+ * @KEVENT_STAT_SENT: events sent
+ * @KEVENT_STAT_COALESCED: notifications folded into an event already pending
+ * @KEVENT_STAT_FAILED: events that could not be sent
+ * @KEVENT_STAT_SOURCES: annotated sources now
+ * @KEVENT_STAT_UNRECORDED: events left out of the replay ring
+ *
+ * New counters are appended; a value never changes its meaning.
+ */
+enum kevent_stat {
+	KEVENT_STAT_SENT,
+	KEVENT_STAT_COALESCED,
+	KEVENT_STAT_FAILED,
+	KEVENT_STAT_SOURCES,
+	KEVENT_STAT_UNRECORDED,
+};
+
+/**
+ * kevent_stats_read() - read the counters of the kevent layer, at once
+ * @ret_values: an array of @n counters, indexed by enum kevent_stat, filled
+ *	on success; counters the kernel did not send, and elements past those
+ *	the library knows, are 0
+ * @n: the number of elements of @ret_values, such as KEVENT_STAT_UNRECORDED
+ *	+ 1 for every counter of this header
+ *
+ * One request to the kernel: the counters are read together. A program
+ * built against a newer header passes a larger @n, and learns from the
+ * return value how many of them this library fills in.
+ *
+ * Return: on success, the number of counters the library knows (5 for
+ * KEVENT_STAT_SENT to KEVENT_STAT_UNRECORDED), which may be more or less
+ * than @n; -EINVAL if @ret_values is NULL and @n is not 0; -ENOENT if the
+ * kevent family is not registered; -EPROTONOSUPPORT; -EPROTO for a reply
+ * that cannot be parsed; or the negative errno the kernel or a socket call
+ * reported.
+ */
+int kevent_stats_read(uint64_t *ret_values, size_t n);
+
+/**
+ * struct kevent_stats - counters of the kevent layer, for kevent_stats_get()
  * @sent: events sent
  * @coalesced: notifications folded into an event already pending
  * @failed: events that could not be sent
  * @sources: annotated sources now
+ *
+ * This structure does not grow: it is part of the ABI. Newer counters,
+ * such as KEVENT_STAT_UNRECORDED, come through kevent_stats_read().
  */
 struct kevent_stats {
 	uint64_t sent;
