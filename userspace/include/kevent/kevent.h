@@ -17,8 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The kernel's uAPI header, kernel/uapi/kevent.h: build with -I kernel/uapi */
-#include <kevent.h>
+/*
+ * The kernel's uAPI header, kernel/uapi/kevent.h, installed beside this one
+ * (userspace/include/kevent/uapi links to it in the source tree)
+ */
+#include <kevent/uapi/kevent.h>
 
 #ifdef __cplusplus
 extern "C" {
