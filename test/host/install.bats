@@ -86,10 +86,10 @@ installed_files()
 }
 
 @test "the installed library has soname libkevent.so.1 and exports kevent_ functions only" {
-	run readelf -d "$root/usr/lib/libkevent.so.1.0.0"
+	run readelf -d "$root/usr/lib/libkevent.so.1.2.0"
 	assert_line --regexp 'Library soname: \[libkevent\.so\.1\]'
 	# Defined symbols but the version node: kevent_ functions only
-	run nm -D --defined-only "$root/usr/lib/libkevent.so.1.0.0"
+	run nm -D --defined-only "$root/usr/lib/libkevent.so.1.2.0"
 	assert_success
 	assert_line --regexp ' T kevent_monitor_new@@LIBKEVENT_1$'
 	run awk '$2 != "A" && $3 !~ /^kevent_/' <<<"$output"
@@ -99,20 +99,34 @@ installed_files()
 	assert_line --regexp ' T kevent_monitor_new$'
 }
 
+@test "the library has one version: the installed file's, its newest symbol version's and libkevent.pc's" {
+	local node
+
+	# The newest version node of the exported symbols, such as 1.2
+	node=$(nm -D --defined-only "$root"/usr/lib/libkevent.so.1.*.* |
+		sed -n 's/.*@@LIBKEVENT_//p' | sort -V | tail -n 1)
+	run ls "$root/usr/lib"
+	assert_line "libkevent.so.$node.0"
+	run -0 pkg-config --modversion libkevent
+	assert_output "$node.0"
+}
+
 @test "the public headers include nothing of libmnl or libudev, only the uAPI header" {
 	run grep -h '^#include' "$root/usr/include/kevent/kevent.h" \
 		"$root/usr/include/kevent/uapi/kevent.h"
 	assert_success
 	refute_output --partial mnl
 	refute_output --partial udev
-	assert_line '#include <kevent.h>'
+	# The uAPI header by its own path: no other kevent.h can be taken
+	assert_line '#include <kevent/uapi/kevent.h>'
+	refute_line '#include <kevent.h>'
 	run cmp "$KEVENT_TOP/kernel/uapi/kevent.h" "$root/usr/include/kevent/uapi/kevent.h"
 	assert_success
 }
 
 @test "libkevent.pc gives the installed directories, -lkevent, and libmnl and libudev for static links" {
 	run -0 pkg-config --modversion libkevent
-	assert_output "$("$KEVENT_TOP/userspace/cli/kevent-watch" --version | cut -d' ' -f2)"
+	assert_output --regexp '^1\.[0-9]+\.[0-9]+$'
 	run -0 pkg-config --variable=libdir libkevent
 	assert_output /usr/lib
 	run -0 pkg-config --variable=includedir libkevent
@@ -122,7 +136,8 @@ installed_files()
 	assert_equal "${output% }" "-L$root/usr/lib -lkevent"
 	# (--define-prefix moves the prefix of libmnl's and libudev's too)
 	run -0 pkg-config --define-prefix --cflags libkevent
-	assert_output --regexp "^-I$root/usr/include -I$root/usr/include/kevent/uapi( |$)"
+	assert_output --regexp "^-I$root/usr/include( |$)"
+	refute_output --partial kevent/uapi
 	run -0 pkg-config --static --libs libkevent
 	assert_output --partial -lmnl
 	assert_output --partial -ludev
@@ -169,7 +184,7 @@ installed_files()
 		BINDIR=/opt/kevent/bin
 	assert_success
 	[ -x stage/opt/kevent/bin/kevent-watch ]
-	[ -f stage/usr/local/lib/x86_64-linux-gnu/libkevent.so.1.0.0 ]
+	[ -f stage/usr/local/lib/x86_64-linux-gnu/libkevent.so.1.2.0 ]
 	[ -f stage/usr/local/man/man7/kevent.7 ]
 	[ -f stage/usr/local/include/kevent/kevent.h ]
 	[ -f stage/usr/local/share/kevent/attributes.txt ]

@@ -151,7 +151,12 @@ static void test_errno_name(void)
 	CHECK_STR(errno_name(ELOOP, buf), "ELOOP");
 	CHECK_STR(errno_name(ENAMETOOLONG, buf), "ENAMETOOLONG");
 	CHECK_STR(errno_name(EFBIG, buf), "EFBIG");
+	/* Every errno the C library knows, not a list kept by hand */
+	CHECK_STR(errno_name(ENOTEMPTY, buf), "ENOTEMPTY");
+	CHECK_STR(errno_name(EHWPOISON, buf), "EHWPOISON");
+	CHECK_STR(errno_name(EAGAIN, buf), "EAGAIN");
 	CHECK_STR(errno_name(4242, buf), "E4242");
+	CHECK_STR(errno_name(-5, buf), "E-5");
 	CHECK_STR(errno_name(0, buf), "E0");
 }
 
@@ -1367,6 +1372,7 @@ static void test_uevent_monitor(void)
 static void test_monitor_args(void)
 {
 	CHECK(kevent_monitor_unref(NULL) == NULL);
+	CHECK(kevent_monitor_ref(NULL) == NULL);
 	CHECK(kevent_monitor_get_fd(NULL) == -EINVAL);
 	CHECK(kevent_monitor_join(NULL, KEVENT_CLASS_POWER) == -EINVAL);
 	CHECK(kevent_monitor_receive(NULL, NULL) == -EINVAL);

@@ -130,28 +130,13 @@ void sbuf_free(struct sbuf *sb)
 	*sb = (struct sbuf){ 0 };
 }
 
-#define E(name) [name] = #name
-static const char *const errno_names[] = {
-	E(EPERM),     E(ENOENT),    E(ESRCH),		E(EINTR),
-	E(EIO),	      E(ENXIO),	    E(E2BIG),		E(EBADF),
-	E(EAGAIN),    E(ENOMEM),    E(EACCES),		E(EFAULT),
-	E(EBUSY),     E(EEXIST),    E(ENODEV),		E(ENOTDIR),
-	E(EISDIR),    E(EINVAL),    E(ENFILE),		E(EMFILE),
-	E(EFBIG),     E(ENOSPC),    E(ESPIPE),		E(EROFS),
-	E(ERANGE),    E(EDEADLK),   E(ENAMETOOLONG),	E(ENOSYS),
-	E(ELOOP),     E(ENODATA),   E(ETIME),		E(EPROTO),
-	E(EBADMSG),   E(EOVERFLOW), E(EILSEQ),		E(EOPNOTSUPP),
-	E(ETIMEDOUT), E(ENOMEDIUM), E(ECANCELED),	E(ENOTCONN),
-	E(ESTALE),    E(EREMOTEIO), E(ENOTRECOVERABLE), E(EXDEV),
-};
-#undef E
-
+/* The C library knows every errno's name (glibc 2.32 and later). */
 const char *errno_name(int err, char buf[static 16])
 {
-	if (err > 0 &&
-	    (size_t)err < sizeof(errno_names) / sizeof(errno_names[0]) &&
-	    errno_names[err])
-		return errno_names[err];
+	const char *name = err > 0 ? strerrorname_np(err) : NULL;
+
+	if (name)
+		return name;
 	snprintf(buf, 16, "E%d", err);
 	return buf;
 }

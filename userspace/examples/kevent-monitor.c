@@ -90,7 +90,11 @@ static int read_state(unsigned int classes)
 	return r;
 }
 
-/* Handle every pending event. Return: 0, or -1 when the watch must end. */
+/*
+ * Handle every pending event. Taking one event per wakeup of poll() would
+ * do too (the descriptor stays readable while events wait); taking them all
+ * costs fewer wakeups. Return: 0, or -1 when the watch must end.
+ */
 static int drain(struct kevent_monitor *monitor, unsigned int classes)
 {
 	struct kevent_event *event;

@@ -74,6 +74,20 @@ static const char *attr_get_string(const struct nlattr *attr, size_t max)
 	return s;
 }
 
+enum kevent_msg_kind kevent_message_kind(const struct nlmsghdr *nlh,
+					 size_t len)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+
+	if (len < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return KEVENT_MSG_MALFORMED;
+	/* A newer kernel may send other commands on the groups: not ours. */
+	if (genl->cmd != KEVENT_CMD_EVENT)
+		return KEVENT_MSG_OTHER;
+	return KEVENT_MSG_EVENT;
+}
+
 int kevent_event_parse(const struct nlmsghdr *nlh, size_t len, bool need_seq,
 		       struct kevent_event **ret_event)
 {

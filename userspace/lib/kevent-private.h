@@ -35,6 +35,9 @@
 
 #define KEVENT_MAX_GROUPS 32
 
+/* Times kevent_sources_foreach() asks for a dump the kernel interrupts. */
+#define KEVENT_DUMP_ATTEMPTS 4
+
 struct kevent_event {
 	unsigned int refcount;
 	uint64_t seq;
@@ -68,9 +71,39 @@ struct mnl_socket;
 /* A blocking generic netlink socket for requests, with a receive timeout. */
 int kevent_request_socket_open(struct mnl_socket **ret_nl);
 
+/*
+ * Feed the @len bytes of one reply datagram at @buf, answers to the request
+ * of sequence number @seq on the socket of port id @portid, to @cb.
+ * Return: 1 while more is to come, 0 when the kernel said done (NLMSG_DONE
+ * or an acknowledgement) or @cb stopped, or the negative errno of an error
+ * (the kernel's, in NLMSG_ERROR or NLMSG_DONE, or @cb's, -EINTR for an
+ * interrupted dump).
+ */
+int kevent_reply_run(const void *buf, size_t len, unsigned int seq,
+		     unsigned int portid, int (*cb)(const struct nlmsghdr *nlh,
+						     void *data),
+		     void *data);
+
 /* CTRL_CMD_GETFAMILY: -ENOENT when the family is not registered. */
 int genl_family_resolve(struct mnl_socket *nl, const char *name,
 			struct genl_family *ret_family);
+
+/*
+ * The kevent family speaks the version of the ABI the library knows,
+ * KEVENT_GENL_VERSION. Return: 0, or -EPROTONOSUPPORT.
+ */
+int kevent_family_check(const struct genl_family *family);
+
+/* Counters the library knows: one more than the last enum kevent_stat. */
+#define KEVENT_STAT_COUNT (KEVENT_STAT_UNRECORDED + 1)
+
+/*
+ * Fill @values, indexed by enum kevent_stat, with the counters of a
+ * KEVENT_CMD_GET_STATS answer; those it lacks are left as they are.
+ * Return: 0, or -EPROTO for a counter of the wrong size.
+ */
+int kevent_stats_parse(const struct nlmsghdr *nlh,
+		       uint64_t values[KEVENT_STAT_COUNT]);
 
 /* Group id of @name in @family, or 0 if the family has no such group. */
 uint32_t genl_family_group(const struct genl_family *family, const char *name);
@@ -82,6 +115,17 @@ uint32_t genl_family_group(const struct genl_family *family, const char *name);
  */
 int kevent_event_parse(const struct nlmsghdr *nlh, size_t len, bool need_seq,
 		       struct kevent_event **ret_event);
+
+/* What a message of the kevent family, received on its groups, is. */
+enum kevent_msg_kind {
+	KEVENT_MSG_EVENT, /* KEVENT_CMD_EVENT: parse it */
+	KEVENT_MSG_OTHER, /* a command of a newer kernel: ignore it */
+	KEVENT_MSG_MALFORMED, /* too short for its headers: drop and count it */
+};
+
+/* Kind of the message @nlh, of which @len bytes were received. */
+enum kevent_msg_kind kevent_message_kind(const struct nlmsghdr *nlh,
+					 size_t len);
 
 /*
  * A kobject path relative to /sys: starts with '/', shorter than

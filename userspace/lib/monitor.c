@@ -6,15 +6,28 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <linux/filter.h>
 #include <libmnl/libmnl.h>
 
 #include "kevent-private.h"
 
+/*
+ * The descriptor a caller waits on is an epoll instance of the socket and of
+ * an eventfd, so that it is readable while the library holds messages of a
+ * batch (read from the socket already) as well as when the socket has some:
+ * a caller that takes one event per wakeup gets every event.
+ */
 struct kevent_monitor {
+	unsigned int refcount;
 	struct mnl_socket *nl;
+	int epoll_fd; /* what kevent_monitor_get_fd() gives */
+	int held_fd; /* eventfd: non-zero while @held */
+	bool held; /* messages of a batch wait in @buf */
 	uint16_t family_id;
 	uint32_t groups[__KEVENT_CLASS_MAX];
 	uint64_t dropped;
@@ -54,6 +67,43 @@ kevent_monitor_set_receive_buffer_size(struct kevent_monitor *monitor,
 	return set_rcvbuf(mnl_socket_get_fd(monitor->nl), size);
 }
 
+/* The epoll instance of the socket and of the eventfd of held messages. */
+static int monitor_poll_setup(struct kevent_monitor *m)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	m->held_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (m->held_fd < 0)
+		return -errno;
+	m->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (m->epoll_fd < 0)
+		return -errno;
+	if (epoll_ctl(m->epoll_fd, EPOLL_CTL_ADD, mnl_socket_get_fd(m->nl),
+		      &ev) < 0)
+		return -errno;
+	if (epoll_ctl(m->epoll_fd, EPOLL_CTL_ADD, m->held_fd, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Make the eventfd say whether messages of the last batch are still held,
+ * so that the descriptor stays readable until they are taken.
+ */
+static void monitor_update_held(struct kevent_monitor *m)
+{
+	bool held = m->off < m->len || m->next_dgram < m->n_dgrams;
+	uint64_t n = 1;
+
+	if (held == m->held)
+		return;
+	/* Neither can fail: the counter is 0 or 1, and read only when 1. */
+	if (held)
+		m->held = write(m->held_fd, &n, sizeof(n)) == sizeof(n);
+	else
+		m->held = read(m->held_fd, &n, sizeof(n)) != sizeof(n);
+}
+
 KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 {
 	struct genl_family family, ctrl;
@@ -67,6 +117,9 @@ KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+	m->refcount = 1;
+	m->epoll_fd = -1;
+	m->held_fd = -1;
 	m->buf = malloc(KEVENT_RECV_BATCH * KEVENT_RECV_BUF_SIZE);
 	if (!m->buf) {
 		r = -ENOMEM;
@@ -95,6 +148,9 @@ KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 	}
 	/* A failure leaves the default buffer, which still works. */
 	set_rcvbuf(mnl_socket_get_fd(m->nl), KEVENT_SOCKET_RCVBUF);
+	r = monitor_poll_setup(m);
+	if (r < 0)
+		goto out_close_req;
 
 	/*
 	 * Listen to the controller before resolving the family, so that its
@@ -115,6 +171,8 @@ KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 	}
 
 	r = genl_family_resolve(req, KEVENT_GENL_NAME, &family);
+	if (r == 0)
+		r = kevent_family_check(&family);
 	if (r < 0)
 		goto out_close_req;
 	m->family_id = family.id;
@@ -134,10 +192,22 @@ out_free:
 }
 
 KEVENT_EXPORT struct kevent_monitor *
+kevent_monitor_ref(struct kevent_monitor *monitor)
+{
+	if (monitor)
+		monitor->refcount++;
+	return monitor;
+}
+
+KEVENT_EXPORT struct kevent_monitor *
 kevent_monitor_unref(struct kevent_monitor *monitor)
 {
-	if (!monitor)
+	if (!monitor || --monitor->refcount > 0)
 		return NULL;
+	if (monitor->epoll_fd >= 0)
+		close(monitor->epoll_fd);
+	if (monitor->held_fd >= 0)
+		close(monitor->held_fd);
 	if (monitor->nl)
 		mnl_socket_close(monitor->nl);
 	free(monitor->buf);
@@ -199,7 +269,7 @@ KEVENT_EXPORT int kevent_monitor_get_fd(struct kevent_monitor *monitor)
 {
 	if (!monitor)
 		return -EINVAL;
-	return mnl_socket_get_fd(monitor->nl);
+	return monitor->epoll_fd;
 }
 
 KEVENT_EXPORT uint64_t
@@ -290,7 +360,6 @@ static bool is_delfamily(const struct kevent_monitor *m,
 static int handle_message(struct kevent_monitor *m, const struct nlmsghdr *nlh,
 			  size_t len, struct kevent_event **ret_event)
 {
-	const struct genlmsghdr *genl;
 	int r;
 
 	if (nlh->nlmsg_type == GENL_ID_CTRL) {
@@ -302,9 +371,12 @@ static int handle_message(struct kevent_monitor *m, const struct nlmsghdr *nlh,
 	}
 	if (nlh->nlmsg_type != m->family_id)
 		return 0;
-	genl = mnl_nlmsg_get_payload(nlh);
-	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
-	    genl->cmd != KEVENT_CMD_EVENT) {
+	switch (kevent_message_kind(nlh, len)) {
+	case KEVENT_MSG_EVENT:
+		break;
+	case KEVENT_MSG_OTHER:
+		return 0;
+	case KEVENT_MSG_MALFORMED:
 		m->dropped++;
 		return 0;
 	}
@@ -322,18 +394,15 @@ static int handle_message(struct kevent_monitor *m, const struct nlmsghdr *nlh,
 	return 1;
 }
 
-KEVENT_EXPORT int kevent_monitor_receive(struct kevent_monitor *monitor,
-					 struct kevent_event **ret_event)
+/* kevent_monitor_receive() but for the eventfd of held messages */
+static int monitor_receive(struct kevent_monitor *m,
+			   struct kevent_event **ret_event)
 {
-	struct kevent_monitor *m = monitor;
 	const struct nlmsghdr *nlh;
 	const struct msghdr *msg;
 	unsigned int i;
 	size_t left;
 	int n, r;
-
-	if (!m || !ret_event)
-		return -EINVAL;
 
 	for (;;) {
 		if (m->gone)
@@ -391,4 +460,16 @@ KEVENT_EXPORT int kevent_monitor_receive(struct kevent_monitor *monitor,
 		}
 		m->n_dgrams = n;
 	}
+}
+
+KEVENT_EXPORT int kevent_monitor_receive(struct kevent_monitor *monitor,
+					 struct kevent_event **ret_event)
+{
+	int r;
+
+	if (!monitor || !ret_event)
+		return -EINVAL;
+	r = monitor_receive(monitor, ret_event);
+	monitor_update_held(monitor);
+	return r;
 }

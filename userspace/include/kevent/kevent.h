@@ -17,8 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The kernel's uAPI header, kernel/uapi/kevent.h: build with -I kernel/uapi */
-#include <kevent.h>
+/*
+ * The kernel's uAPI header, kernel/uapi/kevent.h, installed beside this one
+ * (userspace/include/kevent/uapi links to it in the source tree)
+ */
+#include <kevent/uapi/kevent.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,16 +78,28 @@ int kevent_attribute_id(const char *name);
  *
  * Return: 0 on success; -ENOENT if the kevent family is not registered (the
  * module is not loaded, or this is not the initial network namespace);
- * -EPROTO if the kernel's answer cannot be parsed; -ENOMEM; or the negative
- * errno of a failed socket call.
+ * -EPROTONOSUPPORT if the family's version is not KEVENT_GENL_VERSION, the
+ * version of the ABI the library speaks (it changes only with an
+ * incompatible ABI; the requests below check it too); -EPROTO if the
+ * kernel's answer cannot be parsed; -ENOMEM; or the negative errno of a
+ * failed socket call.
  */
 int kevent_monitor_new(struct kevent_monitor **ret_monitor);
 
 /**
- * kevent_monitor_unref() - release a monitor
+ * kevent_monitor_ref() - take a reference to a monitor
  * @monitor: the monitor, or NULL
  *
- * Closes the socket and frees the monitor.
+ * Return: @monitor.
+ */
+struct kevent_monitor *kevent_monitor_ref(struct kevent_monitor *monitor);
+
+/**
+ * kevent_monitor_unref() - drop a reference to a monitor
+ * @monitor: the monitor, or NULL
+ *
+ * When the last reference is dropped, closes the socket and its descriptor
+ * and frees the monitor.
  *
  * Return: NULL.
  */
@@ -145,9 +160,14 @@ int kevent_monitor_filter_add_attr(struct kevent_monitor *monitor,
  * kevent_monitor_get_fd() - file descriptor to wait on
  * @monitor: the monitor
  *
- * The descriptor is non-blocking and becomes readable when
- * kevent_monitor_receive() has something to report. It belongs to the
- * monitor: do not read from it or close it.
+ * The descriptor is readable whenever kevent_monitor_receive() has
+ * something to report: events still in the socket, and also those the
+ * library has taken from the socket in one batch and not returned yet. So
+ * a caller may take one event per wakeup of poll() and wait again, or take
+ * events until -EAGAIN; either way no event waits unseen. It is an epoll
+ * descriptor, not the socket, and belongs to the monitor: only wait on it
+ * (poll(), select(), or an epoll of the caller's); do not read from it or
+ * close it.
  *
  * Return: the descriptor, or -EINVAL if @monitor is NULL.
  */
@@ -163,7 +183,8 @@ int kevent_monitor_get_fd(struct kevent_monitor *monitor);
  * messages that fail validation (a missing or oversized attribute, a string
  * that is not NUL-terminated, a path that is not absolute or has an empty,
  * "." or ".." component, an attribute name with a '/') are dropped and
- * counted, see kevent_monitor_get_dropped().
+ * counted, see kevent_monitor_get_dropped(). Messages of commands other
+ * than KEVENT_CMD_EVENT, which a newer kernel may send, are ignored.
  *
  * Return: 0 and an event in @ret_event;
  * -EAGAIN if nothing is pending (wait for the descriptor, then call again);
@@ -317,6 +338,14 @@ typedef int (*kevent_event_cb)(const struct kevent_event *event,
  * socket of its own, so it may be called while a monitor is open. Records
  * that fail validation are skipped.
  *
+ * The list is visited once the whole of it has arrived. When sources were
+ * added or removed while the kernel sent it (it marks the dump interrupted,
+ * NLM_F_DUMP_INTR), the library asks for it again, up to 4 times in all,
+ * before @cb sees any record, so that the list is as the kernel had it at
+ * one moment. If the sources keep changing through every attempt, the last
+ * list is visited: it has every source that was there all along, each once,
+ * and a source added or removed meanwhile may be in it or not.
+ *
  * Return: 0 when all sources were visited; the non-zero value @cb returned
  * to stop; -ENOENT if the kevent family is not registered; -EINVAL if @cb is
  * NULL; -EPROTO for a reply that cannot be parsed; -ENOMEM; or the negative
@@ -354,11 +383,53 @@ int kevent_sources_foreach(kevent_event_cb cb, void *userdata);
 int kevent_replay_foreach(uint64_t after, kevent_event_cb cb, void *userdata);
 
 /**
- * struct kevent_stats - counters of the kevent layer
+ * enum kevent_stat - counters of the kevent layer, for kevent_stats_read()
+ * @KEVENT_STAT_SENT: events sent
+ * @KEVENT_STAT_COALESCED: notifications folded into an event already pending
+ * @KEVENT_STAT_FAILED: events that could not be sent
+ * @KEVENT_STAT_SOURCES: annotated sources now
+ * @KEVENT_STAT_UNRECORDED: events left out of the replay ring
+ *
+ * New counters are appended; a value never changes its meaning.
+ */
+enum kevent_stat {
+	KEVENT_STAT_SENT,
+	KEVENT_STAT_COALESCED,
+	KEVENT_STAT_FAILED,
+	KEVENT_STAT_SOURCES,
+	KEVENT_STAT_UNRECORDED,
+};
+
+/**
+ * kevent_stats_read() - read the counters of the kevent layer, at once
+ * @ret_values: an array of @n counters, indexed by enum kevent_stat, filled
+ *	on success; counters the kernel did not send, and elements past those
+ *	the library knows, are 0
+ * @n: the number of elements of @ret_values, such as KEVENT_STAT_UNRECORDED
+ *	+ 1 for every counter of this header
+ *
+ * One request to the kernel: the counters are read together. A program
+ * built against a newer header passes a larger @n, and learns from the
+ * return value how many of them this library fills in.
+ *
+ * Return: on success, the number of counters the library knows (5 for
+ * KEVENT_STAT_SENT to KEVENT_STAT_UNRECORDED), which may be more or less
+ * than @n; -EINVAL if @ret_values is NULL and @n is not 0; -ENOENT if the
+ * kevent family is not registered; -EPROTONOSUPPORT; -EPROTO for a reply
+ * that cannot be parsed; or the negative errno the kernel or a socket call
+ * reported.
+ */
+int kevent_stats_read(uint64_t *ret_values, size_t n);
+
+/**
+ * struct kevent_stats - counters of the kevent layer, for kevent_stats_get()
  * @sent: events sent
  * @coalesced: notifications folded into an event already pending
  * @failed: events that could not be sent
  * @sources: annotated sources now
+ *
+ * This structure does not grow: it is part of the ABI. Newer counters,
+ * such as KEVENT_STAT_UNRECORDED, come through kevent_stats_read().
  */
 struct kevent_stats {
 	uint64_t sent;

@@ -1,0 +1,101 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The sources dump of libkevent while the list of sources changes: a dump
+# that the kernel marks interrupted (NLM_F_DUMP_INTR) is asked for again
+# inside the library, so --list, --coldplug and the re-read after an
+# overrun never fail of it, and each lists every source once.
+
+setup()
+{
+	load ../test_helper/kevent
+	modules_unload
+	# 160 sensors of three sources each, and the test driver's one: a
+	# dump of several messages
+	modules_load sensors=160
+	insmod "$KEVENT_TEST_DRIVER"
+	CHURN_PID=
+}
+
+teardown()
+{
+	churn_stop
+	watch_stop
+	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
+	modules_unload
+}
+
+# churn_start: add a source and remove it again, over and over, in the
+# background until churn_stop (the test driver's chain of kobjects below
+# /sys/kernel/kevent_test); the count of cycles goes to $CHURN_COUNT
+churn_start()
+{
+	CHURN_COUNT=$BATS_TEST_TMPDIR/churn.count
+	(
+		n=0
+		while :; do
+			echo 40 > "$TEST_DBG/deep"
+			echo 0 > "$TEST_DBG/deep"
+			n=$((n + 1))
+			echo "$n" > "$CHURN_COUNT"
+		done
+	) 3>&- &
+	CHURN_PID=$!
+	until [ -s "$CHURN_COUNT" ]; do sleep 0.05; done
+}
+
+# churn_stop: end the churn
+churn_stop()
+{
+	if [ -n "${CHURN_PID:-}" ]; then
+		kill "$CHURN_PID" 2>/dev/null || true
+		wait "$CHURN_PID" 2>/dev/null || true
+	fi
+	CHURN_PID=
+}
+
+# check_list FILE: FILE, lines "PATH ATTR", lists each source once: the
+# 481 that stay, and maybe the one that comes and goes
+check_list()
+{
+	run bash -c "sort '$1' | uniq -d"
+	assert_output ''
+	run bash -c "grep -v '^/kernel/kevent_test/' '$1' | wc -l"
+	assert_output 481
+}
+
+@test "--list runs 200 times while sources change: it never fails, and lists each source once" {
+	local i list=$BATS_TEST_TMPDIR/list before
+
+	assert_equal "$(sources | wc -l)" 481
+	churn_start
+	for i in $(seq 200); do
+		run --separate-stderr "$KEVENT_WATCH" --list --format '%p %a'
+		if [ "$status" -ne 0 ]; then
+			echo "run $i: status $status: $stderr" >&2
+			assert_success
+		fi
+		printf '%s\n' "$output" > "$list"
+		check_list "$list"
+	done
+	# The sources changed all along
+	before=$(cat "$CHURN_COUNT")
+	sleep 0.5
+	kill -0 "$CHURN_PID"
+	[ "$(cat "$CHURN_COUNT")" -gt "$before" ]
+	echo "# $(cat "$CHURN_COUNT") churn cycles" >&3
+}
+
+@test "--coldplug lists every source once while sources change, then watches" {
+	local i
+
+	churn_start
+	for i in $(seq 20); do
+		run --separate-stderr "$KEVENT_WATCH" --coldplug --timeout 0 \
+			--json
+		assert_success
+		printf '%s\n' "$output" |
+			jq -r 'select(.type == "state") | "\(.path) \(.attr)"' \
+			> "$BATS_TEST_TMPDIR/list"
+		check_list "$BATS_TEST_TMPDIR/list"
+	done
+}
