@@ -108,9 +108,10 @@ wait_folded()
 
 # A trailing-only window would send the first event coalesce_ms (3 s) after
 # the notification; the leading edge sends it at once. The event's timestamp
-# is taken when it is sent, on CLOCK_BOOTTIME as /proc/uptime is (which
-# counts in hundredths, so 10 ms are added to the bound).
-@test "the first notification after a quiet time is sent within 50 ms of it, not when the window ends" {
+# is taken when it is sent, on CLOCK_BOOTTIME as /proc/uptime is. The time
+# is printed; the bound, a third of the window, leaves room for a debug
+# kernel under emulation on a busy host (80 ms seen there).
+@test "the first notification after a quiet time is sent at once, not when the window ends" {
 	local before
 
 	echo 3000 > "$COALESCE"
@@ -120,7 +121,7 @@ wait_folded()
 	watch_lines 1 20
 	run jq -r '.time - '"$before" "$WATCH_OUT"
 	echo "sent $output s after the notification" >&2
-	run jq -e '.time - '"$before"' < 0.06' "$WATCH_OUT"
+	run jq -e '.time - '"$before"' < 1' "$WATCH_OUT"
 	assert_success
 	run jq -r .value "$WATCH_OUT"
 	assert_output 30001
