@@ -179,6 +179,24 @@ reader_done()
 	READER_PID=
 }
 
+# ends_watch_with SIG: a watch in a storm, its output backed up behind the
+# slow reader, ends promptly at signal SIG with status 0, whole lines and
+# nothing on stderr
+ends_watch_with()
+{
+	storm_start
+	spawn_to_reader --json
+	backlog
+	signal_and_time "$1"
+	storm_stop
+	reader_done
+	assert_equal "$WATCH_STATUS" 0
+	assert [ "$ELAPSED_MS" -lt "$STOP_MS" ]
+	assert_whole_lines "$READ_OUT"
+	run cat "$WATCH_ERR"
+	assert_output ''
+}
+
 @test "--timeout 2 ends within 2.5 s in a storm of events with a slow reader, which has whole lines" {
 	storm_start
 	spawn_to_reader --json --timeout 2
@@ -202,45 +220,15 @@ reader_done()
 }
 
 @test "SIGTERM ends kevent-watch promptly in a storm with a slow reader: status 0, whole lines" {
-	storm_start
-	spawn_to_reader --json
-	backlog
-	signal_and_time TERM
-	storm_stop
-	reader_done
-	assert_equal "$WATCH_STATUS" 0
-	assert [ "$ELAPSED_MS" -lt "$STOP_MS" ]
-	assert_whole_lines "$READ_OUT"
-	run cat "$WATCH_ERR"
-	assert_output ''
+	ends_watch_with TERM
 }
 
 @test "SIGINT ends kevent-watch promptly in a storm with a slow reader: status 0, whole lines" {
-	storm_start
-	spawn_to_reader --json
-	backlog
-	signal_and_time INT
-	storm_stop
-	reader_done
-	assert_equal "$WATCH_STATUS" 0
-	assert [ "$ELAPSED_MS" -lt "$STOP_MS" ]
-	assert_whole_lines "$READ_OUT"
-	run cat "$WATCH_ERR"
-	assert_output ''
+	ends_watch_with INT
 }
 
 @test "SIGHUP ends kevent-watch promptly in a storm with a slow reader: status 0, whole lines" {
-	storm_start
-	spawn_to_reader --json
-	backlog
-	signal_and_time HUP
-	storm_stop
-	reader_done
-	assert_equal "$WATCH_STATUS" 0
-	assert [ "$ELAPSED_MS" -lt "$STOP_MS" ]
-	assert_whole_lines "$READ_OUT"
-	run cat "$WATCH_ERR"
-	assert_output ''
+	ends_watch_with HUP
 }
 
 @test "SIGQUIT ends kevent-watch promptly in a storm with a slow reader: whole lines, then it dies of SIGQUIT (131)" {
