@@ -187,6 +187,21 @@ static void test_records(void)
 	format_time(&sb, 5000000999ULL);
 	CHECK_STR(sbuf_str(&sb), "5.000000");
 	sbuf_reset(&sb);
+	format_time(&sb, 18446744073709551615ULL);
+	CHECK_STR(sbuf_str(&sb), "18446744073.709551");
+	sbuf_reset(&sb);
+	format_time(&sb, 1234567000ULL);
+	CHECK_STR(sbuf_str(&sb), "1.234567");
+	sbuf_reset(&sb);
+	sbuf_add_u64(&sb, 0, 1);
+	sbuf_addc(&sb, ' ');
+	sbuf_add_u64(&sb, 18446744073709551615ULL, 1);
+	sbuf_addc(&sb, ' ');
+	sbuf_add_u64(&sb, 42, 6);
+	sbuf_addc(&sb, ' ');
+	sbuf_add_u64(&sb, 1234567, 3);
+	CHECK_STR(sbuf_str(&sb), "0 18446744073709551615 000042 1234567");
+	sbuf_reset(&sb);
 
 	record_json(&sb, &r);
 	CHECK_STR(

@@ -40,7 +40,8 @@ static void sgr(struct sbuf *sb, const char *seq)
 		sbuf_adds(sb, seq);
 }
 
-static bool sbuf_grow(struct sbuf *sb, size_t more)
+/* Room for @more bytes and a NUL; false (and @sb->oom set) without it */
+bool sbuf_reserve(struct sbuf *sb, size_t more)
 {
 	size_t cap;
 	char *p;
@@ -62,23 +63,20 @@ static bool sbuf_grow(struct sbuf *sb, size_t more)
 	return true;
 }
 
-void sbuf_add(struct sbuf *sb, const char *data, size_t len)
+/*
+ * @v in decimal, at least @width digits (zero-padded). Every record has a
+ * few numbers: printf() would cost more than the rest of its line.
+ */
+void sbuf_add_u64(struct sbuf *sb, uint64_t v, unsigned int width)
 {
-	if (!sbuf_grow(sb, len))
-		return;
-	memcpy(sb->buf + sb->len, data, len);
-	sb->len += len;
-	sb->buf[sb->len] = '\0';
-}
+	char digits[20];
+	size_t n = 0;
 
-void sbuf_adds(struct sbuf *sb, const char *s)
-{
-	sbuf_add(sb, s, strlen(s));
-}
-
-void sbuf_addc(struct sbuf *sb, char c)
-{
-	sbuf_add(sb, &c, 1);
+	do {
+		digits[sizeof(digits) - ++n] = '0' + v % 10;
+		v /= 10;
+	} while (v || n < width);
+	sbuf_add(sb, digits + sizeof(digits) - n, n);
 }
 
 /*
@@ -100,7 +98,7 @@ void sbuf_printf(struct sbuf *sb, const char *fmt, ...)
 	if (n < 0)
 		return;
 	if ((size_t)n >= room) {
-		if (!sbuf_grow(sb, n))
+		if (!sbuf_reserve(sb, n))
 			return;
 		va_start(ap, fmt);
 		vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
@@ -199,10 +197,16 @@ static bool utf8_acts_on_terminal(unsigned int cp)
 	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* Printable ASCII that a JSON string carries as it is */
+/* Printable ASCII that a JSON string carries as it is, by byte */
+static const bool json_plain_byte[256] = {
+	[0x20 ... 0x21] = true,		/* 0x22 is '"' */
+	[0x23 ... 0x5b] = true,		/* 0x5c is '\\' */
+	[0x5d ... 0x7e] = true,
+};
+
 static bool json_plain(unsigned char c)
 {
-	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+	return json_plain_byte[c];
 }
 
 void json_escape(struct sbuf *sb, const char *s, size_t len)
@@ -337,8 +341,9 @@ static void c_escape_str(struct sbuf *sb, const char *s)
 
 void format_time(struct sbuf *sb, uint64_t ns)
 {
-	sbuf_printf(sb, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
-		    (unsigned long long)(ns % 1000000000 / 1000));
+	sbuf_add_u64(sb, ns / 1000000000, 1);
+	sbuf_addc(sb, '.');
+	sbuf_add_u64(sb, ns % 1000000000 / 1000, 6);
 }
 
 static void json_string(struct sbuf *sb, const char *key, const char *s)
@@ -362,10 +367,12 @@ void record_json(struct sbuf *sb, const struct record *r)
 	sbuf_adds(sb, r->type == RECORD_EVENT ? "{\"type\":\"event\"" :
 						"{\"type\":\"state\"");
 	json_string(sb, "source", r->source);
-	if (r->type == RECORD_EVENT && r->no_seq)
+	if (r->type == RECORD_EVENT && r->no_seq) {
 		sbuf_adds(sb, ",\"seq\":null");
-	else if (r->type == RECORD_EVENT)
-		sbuf_printf(sb, ",\"seq\":%llu", (unsigned long long)r->seq);
+	} else if (r->type == RECORD_EVENT) {
+		sbuf_adds(sb, ",\"seq\":");
+		sbuf_add_u64(sb, r->seq, 1);
+	}
 	sbuf_adds(sb, ",\"time\":");
 	format_time(sb, r->time_ns);
 	json_string(sb, "class", r->cls);
@@ -381,8 +388,10 @@ void record_json(struct sbuf *sb, const struct record *r)
 	}
 	json_string(sb, "unit", r->unit);
 	json_string(sb, "subsystem", r->subsystem);
-	if (r->type == RECORD_EVENT)
-		sbuf_printf(sb, ",\"coalesced\":%u", r->coalesced);
+	if (r->type == RECORD_EVENT) {
+		sbuf_adds(sb, ",\"coalesced\":");
+		sbuf_add_u64(sb, r->coalesced, 1);
+	}
 	sbuf_adds(sb, "}\n");
 }
 
@@ -561,7 +570,7 @@ static void shell_quote_from(struct sbuf *sb, size_t start)
 	for (i = start; i < sb->len; i++)
 		if (!shell_plain(sb->buf[i]))
 			extra++;
-	if (!extra || !sbuf_grow(sb, extra))
+	if (!extra || !sbuf_reserve(sb, extra))
 		return;
 	/* From the end, so that each byte moves once */
 	i = sb->len;

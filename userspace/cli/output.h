@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A growing byte buffer; @oom is set (and data dropped) when out of memory. */
 struct sbuf {
@@ -17,9 +18,32 @@ struct sbuf {
 	bool oom;
 };
 
-void sbuf_add(struct sbuf *sb, const char *data, size_t len);
-void sbuf_adds(struct sbuf *sb, const char *s);
-void sbuf_addc(struct sbuf *sb, char c);
+bool sbuf_reserve(struct sbuf *sb, size_t more);
+
+/*
+ * The appends are inline: a line is built of a few dozen of them, most of a
+ * few bytes, and a call each would cost more than the copy.
+ */
+static inline void sbuf_add(struct sbuf *sb, const char *data, size_t len)
+{
+	if ((sb->oom || sb->len + len + 1 > sb->cap) && !sbuf_reserve(sb, len))
+		return;
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+static inline void sbuf_adds(struct sbuf *sb, const char *s)
+{
+	sbuf_add(sb, s, strlen(s));
+}
+
+static inline void sbuf_addc(struct sbuf *sb, char c)
+{
+	sbuf_add(sb, &c, 1);
+}
+
+void sbuf_add_u64(struct sbuf *sb, uint64_t v, unsigned int width);
 void sbuf_printf(struct sbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* NUL-terminated contents ("" when empty), or NULL after a failed allocation. */

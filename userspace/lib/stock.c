@@ -45,10 +45,11 @@ int kevent_event_new_stock(enum kevent_event_source source, uint64_t seq,
 	path_len = strlen(path) + 1;
 	attr_len = strlen(attr) + 1;
 	subsystem_len = subsystem ? strlen(subsystem) + 1 : 0;
-	ev = calloc(1, sizeof(*ev) + path_len + attr_len + subsystem_len);
+	/* malloc(): its per-thread cache serves it, as in kevent_event_parse() */
+	ev = malloc(sizeof(*ev) + path_len + attr_len + subsystem_len);
 	if (!ev)
 		return -ENOMEM;
-	ev->refcount = 1;
+	*ev = (struct kevent_event){ .refcount = 1 };
 	ev->source = source;
 	ev->seq = seq;
 	clock_gettime(CLOCK_BOOTTIME, &ts);
