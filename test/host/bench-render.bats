@@ -45,6 +45,9 @@ setup()
 	sed 's/^stop.watch.ns=70000000$/stop.watch.ns=106000000/' "$raw" > raw.txt
 	run --separate-stderr "$render" raw.txt
 	assert_line --partial 'medians of 5 rounds | 101.0 ms (106.0 ms against 5.0 ms) | at most 100 ms | MISS |'
+	sed 's/^stop.watch.ns=70000000$/stop.watch.ns=4932000/' "$raw" > raw.txt
+	run --separate-stderr "$render" raw.txt
+	assert_line --partial 'medians of 5 rounds | -68.0 µs (4.9 ms against 5.0 ms) | at most 100 ms | PASS |'
 }
 
 @test "the comparisons of different work are information, each with what it measures, and no verdict" {
