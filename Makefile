@@ -47,11 +47,13 @@ userspace: deps
 	$(MAKE) -C userspace
 
 # Modules the VM tests load besides kevent's: the kernel's test_power.ko and
-# kevent_test.ko (test/kernel/); and the small netlink programs of test/tools
+# kevent_test.ko (test/kernel/); the small netlink programs of test/tools;
+# and the kernel's own netlink tool (tools/net/ynl), unpacked into build/ynl/
 test-modules: deps modules
 	scripts/build-test-power
 	scripts/build-test-driver
 	$(MAKE) -C test/tools
+	scripts/ynl --dir >/dev/null
 
 check: deps all test-modules
 	scripts/check
