@@ -108,6 +108,13 @@ UNIT_TEST(test_units)
 	CHECK_STR(readable("mdegC", ""), "-");
 	CHECK_STR(readable("mdegC", NULL), "-");
 
+	/* sectors: 512 bytes each, shown as bytes are */
+	CHECK_STR(readable("sectors", "16"), "-");
+	CHECK_STR(readable("sectors", "20"), "10.0 KiB");
+	CHECK_STR(readable("sectors", "2048"), "1.0 MiB");
+	CHECK_STR(readable("sectors", "41943040"), "20.0 GiB");
+	CHECK_STR(readable("sectors", "36028797018963968"), "-");
+
 	/* bytes: from 10 KiB on, one decimal; an MTU stays as it is */
 	CHECK_STR(readable("bytes", "1500"), "-");
 	CHECK_STR(readable("bytes", "9000"), "-");

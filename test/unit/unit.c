@@ -592,6 +592,26 @@ static void test_options(void)
 	CHECK(refused("--rcvbuf: missing value", ARGS("--rcvbuf")));
 	CHECK(refused("--rcvbuf cannot be used with --list",
 		      ARGS("--rcvbuf", "4K", "--uevent")));
+	/* --stock lists and watches; --poll adds files to its watch only */
+	CHECK(parse_args(&o, err, sizeof(err), ARGS("--stock", "--list")) ==
+		      0 &&
+	      o.stock && o.list);
+	watch_options_free(&o);
+	CHECK(parse_args(&o, err, sizeof(err),
+			 ARGS("--stock", "--coldplug", "--poll", "/sys/a")) ==
+		      0 &&
+	      o.stock && o.coldplug && o.n_poll_files == 1);
+	watch_options_free(&o);
+	CHECK(parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 &&
+	      !o.stock);
+	watch_options_free(&o);
+	CHECK(refused("--poll cannot be used with --list",
+		      ARGS("--stock", "--list", "--poll", "/sys/a")));
+	CHECK(refused("--rcvbuf cannot be used with",
+		      ARGS("--stock", "--rcvbuf", "4K")));
+	CHECK(refused("--replay cannot be used with",
+		      ARGS("--stock", "--replay")));
+	CHECK(refused("--stock: takes no value", ARGS("--stock=1")));
 }
 
 /* --replay[=SEQ] and parse_seq() */

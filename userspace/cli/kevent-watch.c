@@ -268,7 +268,8 @@ static const char usage_text[] =
 	"Usage: " PROG " [--json | --format FMT] [--class LIST] [--attr GLOB]\n"
 	"                    [--path GLOB] [--subsystem NAME] [--count N]\n"
 	"                    [--timeout SEC] [--list | --coldplug]\n"
-	"                    [--replay[=SEQ]] [--rcvbuf BYTES] [--uevent]\n"
+	"                    [--replay[=SEQ]] [--rcvbuf BYTES] [--stock]\n"
+	"                    [--uevent]\n"
 	"                    [--exec CMD [--exec-timeout SEC]] [--poll FILE...]\n";
 
 static void print_help(void)
@@ -288,6 +289,7 @@ static void print_help(void)
 	      "      --coldplug      print every annotated source, then watch\n"
 	      "      --replay[=SEQ]  first print the events the kernel holds (after SEQ)\n"
 	      "      --rcvbuf BYTES  socket receive buffer, such as 256K (default 8M)\n"
+	      "      --stock         stock kernel events, no kevent.ko (uevent, rtnetlink)\n"
 	      "      --uevent, --poll FILE...  NAME= uevents, sysfs FILEs (no kevent.ko)\n"
 	      "      --exec CMD      run sh -c CMD for each record, KEVENT_* set, and\n"
 	      "                      print lines only with --json or --format\n"
@@ -295,8 +297,7 @@ static void print_help(void)
 	      "  -h, --help          this help     -V, --version   the version\n"
 	      "\n"
 	      "Lines: KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE ..., STATE[TIME] ..., OVERRUN\n"
-	      "Exit status: 0 done, 1 runtime failure, 2 usage error.\n"
-	      "Details, the output lines and the variables: kevent-watch(1).\n",
+	      "Exit status: 0 done, 1 runtime failure, 2 usage error. More: kevent-watch(1)\n",
 	      stdout);
 }
 
@@ -486,7 +487,8 @@ static int report(struct watch *w, const struct kevent_event *ev,
 	struct record r = {
 		.type = type,
 		.source = kevent_event_source_to_string(source),
-		.no_seq = source == KEVENT_EVENT_SOURCE_POLL,
+		.no_seq = source == KEVENT_EVENT_SOURCE_POLL ||
+			  source == KEVENT_EVENT_SOURCE_RTNETLINK,
 		.cls = kevent_class_to_string(cls),
 		.path = path,
 		.attr = attr,
@@ -588,7 +590,8 @@ static const char *layer_error(int err)
 	static char buf[128];
 
 	if (err == -ENOENT)
-		return "the kevent layer is not loaded (modprobe kevent)";
+		return "the kevent layer is not loaded (modprobe kevent); "
+		       "--stock reports the stock kernel's events without it";
 	snprintf(buf, sizeof(buf), "cannot talk to the kevent layer: %s",
 		 strerror(-err));
 	return buf;
@@ -614,6 +617,22 @@ static int print_states(struct watch *w)
 	}
 	if (r < 0) {
 		warn("cannot list sources: %s\n", strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+/* Print the state of every stock source. Return: 0, STOP_QUIET, or -1. */
+static int print_stock_states(struct watch *w)
+{
+	int r = kevent_stock_foreach(state_cb, w);
+
+	if (r == STOP_QUIET)
+		return STOP_QUIET;
+	if (r == STOP_FAILED)
+		return -1;
+	if (r < 0) {
+		warn("cannot list the stock sources: %s\n", strerror(-r));
 		return -1;
 	}
 	return 0;
@@ -873,6 +892,149 @@ static int drain_stock(struct watch *w, struct kevent_uevent_monitor *um,
 	return 0;
 }
 
+static bool output_can_close(void);
+
+/*
+ * Receive from the stock monitor until nothing is pending, or it is time
+ * to stop. Return: 0, STOP_QUIET, or -1.
+ */
+static int drain_stock_monitor(struct watch *w, struct kevent_stock_monitor *sm)
+{
+	struct kevent_event *ev;
+	int r;
+
+	while (!stopping()) {
+		r = kevent_stock_monitor_receive(sm, &ev);
+		if (kevent_stock_monitor_get_forged(sm) && !w->forged)
+			warn("ignoring messages not sent by the kernel\n");
+		w->forged = kevent_stock_monitor_get_forged(sm);
+		if (r == -EAGAIN)
+			return 0;
+		if (r == -ENOBUFS) {
+			/* Messages were lost: say so, then the states */
+			sbuf_reset(&w->line);
+			if (w->opt.json)
+				overrun_json(&w->line, -1);
+			else if (w->print_lines && !w->opt.format)
+				overrun_text(&w->line, -1);
+			else
+				warn("events were lost (receive buffer overrun), re-reading state\n");
+			r = w->line.len ? emit(w) : 0;
+			if (r == 0)
+				r = print_stock_states(w);
+			if (r)
+				return r;
+			continue;
+		}
+		if (r < 0) {
+			warn("cannot receive events: %s\n", strerror(-r));
+			return -1;
+		}
+		r = report(w, ev, RECORD_EVENT);
+		kevent_event_unref(ev);
+		if (r)
+			return r;
+		if (w->opt.count && w->printed >= w->opt.count)
+			return STOP_QUIET;
+	}
+	return 0;
+}
+
+/*
+ * The stock monitor, with the --poll files. Return: 0, or the exit status
+ * (a message was printed).
+ */
+static int open_stock_monitor(struct watch *w,
+			      struct kevent_stock_monitor **sm)
+{
+	char msg[PATH_MAX + 64];
+	size_t i;
+	int r;
+
+	r = kevent_stock_monitor_new(sm);
+	if (r < 0) {
+		warn("cannot receive the stock kernel's events: %s\n",
+		     strerror(-r));
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; i < w->opt.n_poll_files; i++) {
+		const char *file = w->opt.poll_files[i];
+
+		r = kevent_stock_monitor_add_file(*sm, file);
+		if (r == -EXDEV) {
+			snprintf(msg, sizeof(msg),
+				 "--poll: '%s' is not a sysfs file below /sys",
+				 file);
+			return usage_error(msg);
+		}
+		if (r == -EEXIST)
+			continue;
+		if (r < 0) {
+			warn("cannot poll %s: %s\n", file, strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --stock: the stock monitor, its states first with --coldplug, until the
+ * count, the --timeout or a signal. Return: the exit status.
+ */
+static int watch_stock(struct watch *w, uint64_t start_ms)
+{
+	struct kevent_stock_monitor *sm = NULL;
+	struct pollfd pfd[2];
+	nfds_t nfds = 1;
+	int r;
+
+	r = open_stock_monitor(w, &sm);
+	if (r) {
+		kevent_stock_monitor_unref(sm);
+		return r;
+	}
+	/* Subscribed first: a change while the states are read is reported */
+	if (w->opt.coldplug) {
+		r = print_stock_states(w);
+		if (r == 0)
+			r = flush_output();
+		if (r)
+			goto out;
+	}
+	if (w->opt.timeout_ms >= 0)
+		deadline_ms = start_ms + w->opt.timeout_ms;
+	pfd[0] = (struct pollfd){ .fd = kevent_stock_monitor_get_fd(sm),
+				  .events = POLLIN };
+	if (output_can_close()) {
+		pfd[1] = (struct pollfd){ .fd = STDOUT_FILENO };
+		nfds = 2;
+	}
+	for (;;) {
+		r = drain_stock_monitor(w, sm);
+		if (r == 0)
+			r = flush_output();
+		if (r)
+			goto out;
+		if (stopping())
+			break;
+		r = wait_ready(pfd, nfds, -1);
+		if (r < 0) {
+			warn("poll: %s\n", strerror(errno));
+			r = -1;
+			goto out;
+		}
+		if (nfds >= 2 && (pfd[1].revents & (POLLERR | POLLHUP)))
+			break;
+	}
+	r = 0;
+out:
+	if (w->forged)
+		warn("ignored %llu messages not sent by the kernel\n",
+		     (unsigned long long)w->forged);
+	kevent_stock_monitor_unref(sm);
+	return r < 0 ? EXIT_RUNTIME : EXIT_DONE;
+}
+
 /*
  * Open the stock sources that the options ask for.
  * Return: 0, or the exit status (a message was printed).
@@ -940,6 +1102,8 @@ static int watch(struct watch *w)
 
 	/* The --timeout counts from here: joining can take long. */
 	start_ms = monotonic_ms();
+	if (w->opt.stock)
+		return watch_stock(w, start_ms);
 	if (w->opt.uevent || w->opt.n_poll_files) {
 		/* Only the stock sources: the kevent layer is not needed. */
 		r = open_stock(w, &um, &pm);
@@ -1113,7 +1277,7 @@ int main(int argc, char **argv)
 	stop_signals_init();
 
 	if (w.opt.list) {
-		r = print_states(&w);
+		r = w.opt.stock ? print_stock_states(&w) : print_states(&w);
 		r = r < 0 ? EXIT_RUNTIME : EXIT_DONE;
 	} else {
 		r = watch(&w);

@@ -179,6 +179,7 @@ enum {
 	OPT_RCVBUF,
 	OPT_EXEC,
 	OPT_EXEC_TIMEOUT,
+	OPT_STOCK,
 };
 
 static const struct option long_options[] = {
@@ -194,6 +195,7 @@ static const struct option long_options[] = {
 	{ "coldplug", no_argument, NULL, OPT_COLDPLUG },
 	{ "replay", optional_argument, NULL, OPT_REPLAY },
 	{ "uevent", no_argument, NULL, OPT_UEVENT },
+	{ "stock", no_argument, NULL, OPT_STOCK },
 	{ "poll", required_argument, NULL, OPT_POLL },
 	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
 	{ "exec", required_argument, NULL, OPT_EXEC },
@@ -320,6 +322,9 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 		case OPT_UEVENT:
 			o->uevent = true;
 			break;
+		case OPT_STOCK:
+			o->stock = true;
+			break;
 		case OPT_POLL:
 			if (check_not_empty("--poll", "file name", optarg, err,
 					    errlen) < 0)
@@ -383,9 +388,15 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 		snprintf(err, errlen, "--exec-timeout needs --exec");
 		return -1;
 	}
-	if ((o->uevent || o->n_poll_files) && (o->list || o->coldplug)) {
+	/* --stock lists its own sources; --poll FILE adds none to them */
+	if (!o->stock && (o->uevent || o->n_poll_files) &&
+	    (o->list || o->coldplug)) {
 		snprintf(err, errlen,
 			 "--uevent and --poll cannot be used with --list or --coldplug");
+		return -1;
+	}
+	if (o->stock && o->n_poll_files && o->list) {
+		snprintf(err, errlen, "--poll cannot be used with --list");
 		return -1;
 	}
 	if (o->json && o->format) {
@@ -398,14 +409,14 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			 "--list and --coldplug cannot be used together");
 		return -1;
 	}
-	if (o->rcvbuf && (o->list || o->uevent || o->n_poll_files)) {
+	if (o->rcvbuf && (o->list || o->uevent || o->n_poll_files || o->stock)) {
 		snprintf(err, errlen,
-			 "--rcvbuf cannot be used with --list, --uevent or --poll");
+			 "--rcvbuf cannot be used with --list, --uevent, --poll or --stock");
 		return -1;
 	}
-	if (o->replay && (o->list || o->uevent || o->n_poll_files)) {
+	if (o->replay && (o->list || o->uevent || o->n_poll_files || o->stock)) {
 		snprintf(err, errlen,
-			 "--replay cannot be used with --list, --uevent or --poll");
+			 "--replay cannot be used with --list, --uevent, --poll or --stock");
 		return -1;
 	}
 	return 0;

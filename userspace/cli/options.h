@@ -29,6 +29,7 @@ struct watch_options {
 	size_t n_subsystems;
 	size_t rcvbuf; /* --rcvbuf BYTES; 0: the library's default */
 	bool uevent; /* --uevent */
+	bool stock; /* --stock: the stock kernel's events, no kevent.ko */
 	const char **poll_files; /* --poll FILE..., in argv */
 	size_t n_poll_files;
 	const char *exec; /* --exec CMD; NULL: none */

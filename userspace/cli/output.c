@@ -415,6 +415,8 @@ void record_text(struct sbuf *sb, const struct record *r)
 		kind = "UEVENT";
 	else if (r->source && strcmp(r->source, "poll") == 0)
 		kind = "POLL";
+	else if (r->source && strcmp(r->source, "rtnetlink") == 0)
+		kind = "RTNL";
 	sgr(sb, SGR_KIND);
 	sbuf_adds(sb, kind);
 	sgr(sb, SGR_RESET);

@@ -23,6 +23,7 @@ enum unit_kind {
 	UNIT_BINARY, /* bytes */
 	UNIT_PERCENT,
 	UNIT_SI, /* a symbol with an SI prefix */
+	UNIT_SECTORS, /* 512-byte sectors, shown as bytes */
 };
 
 struct unit_def {
@@ -42,6 +43,7 @@ static const struct unit_def unit_defs[] = {
 	{ "mdegC", UNIT_CELSIUS, 0, 0, NULL },
 	{ "bytes", UNIT_BINARY, 0, 0, NULL },
 	{ "percent", UNIT_PERCENT, 0, 0, NULL },
+	{ "sectors", UNIT_SECTORS, 0, 0, NULL },
 	{ "uV", UNIT_SI, -6, 18, "V" },
 	{ "mV", UNIT_SI, -3, 18, "V" },
 	{ "uA", UNIT_SI, -6, 18, "A" },
@@ -231,6 +233,9 @@ size_t unit_readable(const char *unit, const char *value, size_t len, bool utf8,
 		break;
 	case UNIT_SI:
 		n = si(u, v < 0, mag, buf);
+		break;
+	case UNIT_SECTORS:
+		n = mag <= UINT64_MAX / 512 ? binary(v < 0, mag * 512, buf) : 0;
 		break;
 	}
 	if (n >= UNIT_READABLE_MAX)

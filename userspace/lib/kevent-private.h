@@ -148,6 +148,78 @@ int kevent_event_new_stock(enum kevent_event_source source, uint64_t seq,
 			   const char *subsystem,
 			   struct kevent_event **ret_event);
 
+/* The same, in class @cls rather than that of @attr in the registry. */
+int kevent_event_new_stock_class(enum kevent_event_source source,
+				 uint64_t seq, const char *path,
+				 const char *attr, enum kevent_class cls,
+				 const char *subsystem,
+				 struct kevent_event **ret_event);
+
+/*
+ * The state of the stock sources (stock_state.c): the last values seen of
+ * power supplies and network devices, and the events that messages made,
+ * queued in order.
+ */
+struct kevent_stock_state;
+
+struct kevent_stock_state *kevent_stock_state_new(void);
+struct kevent_stock_state *
+kevent_stock_state_free(struct kevent_stock_state *st);
+
+/*
+ * How the state finds the path of network device @name: by default
+ * /sys/class/net/NAME resolved (NULL restores it). Where that fails, the
+ * path is /devices/virtual/net/NAME.
+ */
+void kevent_stock_state_set_net_path(struct kevent_stock_state *st,
+				     int (*net_path)(const char *name,
+						     char **ret_path));
+
+/*
+ * A uevent datagram of @len bytes as the kernel sends it ("ACTION@DEVPATH",
+ * then KEY=VALUE strings, each NUL-terminated): queue the events it makes.
+ * hwmon change with an attribute-shaped NAME: attribute NAME, class power;
+ * power_supply add: the values seeded, no event; change: one event per
+ * POWER_SUPPLY_<NAME> whose lower-cased name is a registered attribute and
+ * whose value changed (a device not seen before is seeded), class power;
+ * power_supply remove: forgotten; cpu online or offline: attribute online,
+ * class hotplug; block change with RESIZE=1: attribute size, class
+ * storage. Anything else is ignored. Return: 0, or -ENOMEM.
+ */
+int kevent_stock_state_uevent(struct kevent_stock_state *st, const void *msg,
+			      size_t len);
+
+/*
+ * Seed the values of power supply @path from the text of its sysfs uevent
+ * file (POWER_SUPPLY_*=VALUE lines): no event. Return: 0, or -ENOMEM.
+ */
+int kevent_stock_state_psy_seed(struct kevent_stock_state *st,
+				const char *path, const char *text, size_t len);
+
+/*
+ * An rtnetlink message of @len bytes: RTM_NEWLINK of AF_UNSPEC queues one
+ * event per operstate, carrier, mtu, address that changed since the last
+ * message of its ifindex (class net, subsystem net), unless @seed; a device
+ * not seen before is seeded. RTM_DELLINK forgets the device. Anything else
+ * is ignored. Return: 0, or -ENOMEM.
+ */
+int kevent_stock_state_link(struct kevent_stock_state *st,
+			    const struct nlmsghdr *nlh, size_t len, bool seed);
+
+/*
+ * Re-reading the whole state after a loss: the devices that the messages
+ * and seeds between begin and end do not mention are forgotten at the end.
+ */
+void kevent_stock_state_resync_begin(struct kevent_stock_state *st);
+void kevent_stock_state_resync_end(struct kevent_stock_state *st);
+
+/* Events queued, and the oldest of them (the caller's reference), or NULL */
+size_t kevent_stock_state_pending(const struct kevent_stock_state *st);
+struct kevent_event *kevent_stock_state_pop(struct kevent_stock_state *st);
+
+/* The word of /sys/class/net/NAME/operstate for IF_OPER_* @operstate */
+const char *kevent_operstate_name(unsigned int operstate);
+
 /*
  * Does a change uevent of @subsystem with property NAME=@name name an
  * attribute of its device, as hwmon_notify_event() sends?

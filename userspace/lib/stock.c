@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Events of the stock sources (uevents, poll): construction and accessors.
+ * Events of the stock sources (uevents, rtnetlink, poll): construction and accessors.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,6 +35,17 @@ int kevent_event_new_stock(enum kevent_event_source source, uint64_t seq,
 			   const char *subsystem,
 			   struct kevent_event **ret_event)
 {
+	return kevent_event_new_stock_class(source, seq, path, attr,
+					    kevent_attribute_class(attr),
+					    subsystem, ret_event);
+}
+
+int kevent_event_new_stock_class(enum kevent_event_source source,
+				 uint64_t seq, const char *path,
+				 const char *attr, enum kevent_class cls,
+				 const char *subsystem,
+				 struct kevent_event **ret_event)
+{
 	size_t path_len, attr_len, subsystem_len;
 	struct kevent_event *ev;
 	struct timespec ts;
@@ -54,7 +65,7 @@ int kevent_event_new_stock(enum kevent_event_source source, uint64_t seq,
 	ev->seq = seq;
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	ev->timestamp = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	ev->cls = kevent_attribute_class(attr);
+	ev->cls = cls;
 	ev->attr_id = UINT32_MAX;
 	memcpy(ev->strings, path, path_len);
 	memcpy(ev->strings + path_len, attr, attr_len);
@@ -79,6 +90,8 @@ kevent_event_source_to_string(enum kevent_event_source source)
 		return "uevent";
 	case KEVENT_EVENT_SOURCE_POLL:
 		return "poll";
+	case KEVENT_EVENT_SOURCE_RTNETLINK:
+		return "rtnetlink";
 	}
 	return NULL;
 }

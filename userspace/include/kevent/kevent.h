@@ -307,9 +307,10 @@ enum kevent_event_source {
 	KEVENT_EVENT_SOURCE_KEVENT,	/* the kevent layer */
 	KEVENT_EVENT_SOURCE_UEVENT,	/* a change uevent with NAME=<attr> */
 	KEVENT_EVENT_SOURCE_POLL,	/* sysfs_notify() woke a poll() */
+	KEVENT_EVENT_SOURCE_RTNETLINK,	/* an rtnetlink link message */
 };
 
-/* "kevent", "uevent" or "poll"; NULL for an unknown value. */
+/* "kevent", "uevent", "poll" or "rtnetlink"; NULL for an unknown value. */
 const char *kevent_event_source_to_string(enum kevent_event_source source);
 enum kevent_event_source
 kevent_event_get_source(const struct kevent_event *event);
@@ -627,6 +628,116 @@ int kevent_poll_monitor_get_fd(struct kevent_poll_monitor *monitor);
  */
 int kevent_poll_monitor_receive(struct kevent_poll_monitor *monitor,
 				struct kevent_event **ret_event);
+
+struct kevent_stock_monitor;
+
+/**
+ * kevent_stock_monitor_new() - receive the attribute events of a stock kernel
+ * @ret_monitor: the new monitor
+ *
+ * One monitor over what a kernel without the kevent layer sends already:
+ * its uevents (NETLINK_KOBJECT_UEVENT, the kernel's group) and its
+ * rtnetlink link messages (RTNLGRP_LINK), and the sysfs files added with
+ * kevent_stock_monitor_add_file(), behind one descriptor. The events:
+ *
+ * - hwmon: a change uevent with an attribute-shaped NAME= (see
+ *   kevent_uevent_monitor_new()): attribute NAME, class power;
+ * - power supplies: each change uevent is compared with the last values
+ *   seen of the device, and each POWER_SUPPLY_<NAME> property whose
+ *   lower-cased name is a registered attribute (capacity, status, online)
+ *   and whose value changed is an event, class power; the values of the
+ *   supplies present are read when the monitor is made, those of a supply
+ *   added later come with its add uevent, neither as events;
+ * - network devices: each RTM_NEWLINK message is compared with the last
+ *   values seen of its interface, and operstate, carrier, mtu and address
+ *   are an event each when they changed, class net, subsystem "net", path
+ *   the device's (/sys/class/net/NAME resolved); the devices present are
+ *   read with a dump when the monitor is made; a new device's first
+ *   message, a rename and RTM_DELLINK are no event;
+ * - CPUs: an online or offline uevent: attribute online, class hotplug;
+ * - block devices: a change uevent with RESIZE=1: attribute size, class
+ *   storage.
+ *
+ * Messages are taken from the kernel only: those whose sender port id is
+ * not 0, and uevents without root's credentials, are dropped and counted
+ * (kevent_stock_monitor_get_forged()).
+ *
+ * Return: 0; -ENOMEM; or the negative errno of a socket call (the
+ * subscription or the dump of the network devices).
+ */
+int kevent_stock_monitor_new(struct kevent_stock_monitor **ret_monitor);
+
+/* Take a reference. Return: @monitor. */
+struct kevent_stock_monitor *
+kevent_stock_monitor_ref(struct kevent_stock_monitor *monitor);
+
+/* Drop a reference; the last one closes and frees it. Return: NULL. */
+struct kevent_stock_monitor *
+kevent_stock_monitor_unref(struct kevent_stock_monitor *monitor);
+
+/**
+ * kevent_stock_monitor_add_file() - watch a sysfs attribute file too
+ * @monitor: the monitor
+ * @file: as for kevent_poll_monitor_add()
+ *
+ * Its events, of source KEVENT_EVENT_SOURCE_POLL, come from the same
+ * descriptor.
+ *
+ * Return: as kevent_poll_monitor_add().
+ */
+int kevent_stock_monitor_add_file(struct kevent_stock_monitor *monitor,
+				  const char *file);
+
+/**
+ * kevent_stock_monitor_get_fd() - file descriptor to wait on
+ * @monitor: the monitor
+ *
+ * An epoll descriptor that belongs to the monitor, readable while
+ * kevent_stock_monitor_receive() has something to report, including the
+ * events of one message that it has not returned yet. Only wait on it.
+ *
+ * Return: the descriptor, or -EINVAL if @monitor is NULL.
+ */
+int kevent_stock_monitor_get_fd(struct kevent_stock_monitor *monitor);
+
+/**
+ * kevent_stock_monitor_receive() - take the next event
+ * @monitor: the monitor
+ * @ret_event: the event, a new reference; set only when 0 is returned
+ *
+ * Never blocks. Uevents have the uevent's SEQNUM as sequence number and
+ * source KEVENT_EVENT_SOURCE_UEVENT; link messages sequence number 0 and
+ * source KEVENT_EVENT_SOURCE_RTNETLINK.
+ *
+ * Return: 0; -EAGAIN if nothing is pending; -ENOBUFS if messages were lost
+ * (a socket overflowed): the monitor has read the values of the power
+ * supplies and network devices again, without events, and stays usable,
+ * and the caller should re-read the state it cares about
+ * (kevent_stock_foreach()); -EINVAL; -ENOMEM; or the negative errno of
+ * epoll_wait() or recvmsg().
+ */
+int kevent_stock_monitor_receive(struct kevent_stock_monitor *monitor,
+				 struct kevent_event **ret_event);
+
+/* Messages dropped as not sent by the kernel; 0 for a NULL @monitor. */
+uint64_t
+kevent_stock_monitor_get_forged(const struct kevent_stock_monitor *monitor);
+
+/**
+ * kevent_stock_foreach() - visit the attributes the stock monitor reports
+ * @cb: called once per attribute of every device present, with a record
+ *	as the monitor's events have them (sequence number 0)
+ * @userdata: passed to @cb
+ *
+ * The alarms (*_alarm) of every hwmon device; the registered attributes of
+ * every power supply (capacity, status, online, as it has them);
+ * operstate, carrier, mtu and address of every network device; online of
+ * every CPU that has the file; size of every block device of /sys/block.
+ *
+ * Return: 0 when all were visited; the non-zero value @cb returned to
+ * stop; -EINVAL if @cb is NULL; -ENOMEM.
+ */
+int kevent_stock_foreach(kevent_event_cb cb, void *userdata);
 
 #ifdef __cplusplus
 }
