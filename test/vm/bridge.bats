@@ -7,7 +7,7 @@
 setup()
 {
 	load ../test_helper/kevent
-	NETDEVS="d0 d1 d2 kbr0 kbr1 kbr2 kbr3"
+	NETDEVS="d0 d1 d2 v0 kbr0 kbr1 kbr2 kbr3"
 	bridge_load
 }
 
@@ -52,6 +52,19 @@ source_classes()
 	"$KEVENT_WATCH" --list --json |
 		jq -r --arg p "$1" \
 			'select(.type == "state" and .path == $p) | "\(.attr) \(.class)"'
+}
+
+# last_event_wait PATH ATTR VALUE: wait until the last event of PATH's ATTR
+# so far has the value VALUE
+last_event_wait()
+{
+	for _ in $(seq 200); do
+		[ "$(events "$1" "$2" | tail -n 1)" = "$3" ] && return 0
+		sleep 0.1
+	done
+	echo "the last event of $1 $2 is not '$3':" >&2
+	cat "$WATCH_OUT" "$WATCH_ERR" >&2
+	return 1
 }
 
 # cpu_set N 0|1: take CPU N offline or online, unless it already is
@@ -111,6 +124,84 @@ cpu_set()
 	assert_equal "$(events "$d" operstate)" "$(printf '%s\n%s' "$up" down)"
 	run events "$d" mtu
 	assert_output 1400
+}
+
+# net_wait DEV FILE VALUE: wait until /sys/class/net/DEV/FILE reads VALUE
+net_wait()
+{
+	local i
+
+	for i in $(seq 200); do
+		[ "$(cat "/sys/class/net/$1/$2" 2>/dev/null)" = "$3" ] && return 0
+		sleep 0.1
+	done
+	echo "$1's $2 is '$(cat "/sys/class/net/$1/$2" 2>&1)', not $3" >&2
+	return 1
+}
+
+@test "a veth whose peer goes down loses its carrier: carrier events read 0, then 1 again, all of class net" {
+	local v=/devices/virtual/net/v0 classes
+
+	ip link add v0 type veth peer name v1
+	ip link set v1 up
+	ip link set v0 up
+	net_wait v0 carrier 1
+	watch_start --json --class net --path "$v"
+
+	ip link set v1 down
+	net_wait v0 carrier 0
+	event_wait "$v" carrier 0
+	# A device up without a carrier: its operational state says so
+	down=$(cat /sys/class/net/v0/operstate)
+	assert_regex "$down" '^(down|lowerlayerdown)$'
+	event_wait "$v" operstate "$down"
+
+	ip link set v1 up
+	net_wait v0 carrier 1
+	last_event_wait "$v" carrier 1
+	net_wait v0 operstate up
+	last_event_wait "$v" operstate up
+	ip link set v0 mtu 1400
+	event_wait "$v" mtu 1400
+
+	# The carrier's last event reads 1, and it read 0 before
+	run events "$v" carrier
+	assert_line 0
+	assert_equal "${lines[-1]}" 1
+	# Every event of the device, of each attribute, is of class net
+	run jq -r 'select(.type == "event") | "\(.attr) \(.class)"' "$WATCH_OUT"
+	classes=$(sort -u <<<"$output" | xargs)
+	assert_equal "$classes" "carrier net mtu net operstate net"
+	run source_classes "$v"
+	assert_equal "$(sort <<<"$output" | xargs)" \
+		"address net carrier net mtu net operstate net"
+	# The kernel sends them to the net group alone: a listener of every
+	# other class gets none of them (the replay ring still holds them)
+	run -0 "$KEVENT_WATCH" --replay --timeout 0 --json --path "$v" \
+		--class general,storage,power,fs,hotplug
+	assert_output ''
+	run -0 "$KEVENT_WATCH" --replay --timeout 0 --format '%c %a' --path "$v"
+	assert_line 'net carrier'
+	assert_equal "$(cut -d' ' -f1 <<<"$output" | sort -u)" net
+}
+
+@test "a dummy device's carrier switched off while it is up reads 0 in its event, and 1 when switched on" {
+	local d=/devices/virtual/net/d0
+
+	ip link add d0 type dummy
+	ip link set d0 up
+	net_wait d0 carrier 1
+	watch_start --json --path "$d" --attr carrier
+	ip link set d0 carrier off
+	net_wait d0 carrier 0
+	event_wait "$d" carrier 0
+	ip link set d0 carrier on
+	net_wait d0 carrier 1
+	last_event_wait "$d" carrier 1
+	# (an event of the "up" may come first, with value 1)
+	run jq -r '"\(.class) \(.value)"' "$WATCH_OUT"
+	assert_equal "$(tail -n 2 <<<"$output")" $'net 0\nnet 1'
+	assert_equal "$(cut -d' ' -f1 <<<"$output" | sort -u)" net
 }
 
 @test "a renamed device is annotated under its new path only" {
@@ -331,4 +422,31 @@ psy_path()
 	assert_output "online power"
 	echo off > "$params/ac_online"
 	event_wait "$ac" online 0
+}
+
+@test "test_power.ko: the battery's status goes through each value, reported in order as sysfs shows it, of class power" {
+	tp=$KEVENT_TEST_POWER
+	[ -e "$tp" ] || fail "no $tp: run make test-modules"
+	params=/sys/module/test_power/parameters
+	insmod "$tp"
+	bat=$(psy_path test_battery)
+	run -0 "$KEVENT_WATCH" --list --format '%c %a=%v' --path "$bat" --attr status
+	assert_output "power status=$(cat /sys/class/power_supply/test_battery/status)"
+
+	watch_start --json --path "$bat" --attr status
+	for s in charging full not-charging discharging full; do
+		echo "$s" > "$params/battery_status"
+		value=$(cat /sys/class/power_supply/test_battery/status)
+		last_event_wait "$bat" status "$value"
+	done
+	# (an event of test_power's registration may come first, and a
+	# value is the one of its report: the same value twice in a row
+	# counts as one)
+	assert_equal "$(events "$bat" status | uniq | tail -n 5)" \
+		$'Charging\nFull\nNot charging\nDischarging\nFull'
+	run event_classes "$bat" status
+	assert_output power
+	# No unit, and the battery's subsystem
+	run jq -r -s 'map("\(.unit) \(.subsystem)") | unique | .[]' "$WATCH_OUT"
+	assert_output 'null power_supply'
 }

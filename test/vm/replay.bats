@@ -14,6 +14,7 @@ setup()
 teardown()
 {
 	watch_stop
+	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
 	modules_unload
 }
 
@@ -50,6 +51,21 @@ wait_seq()
 notify()
 {
 	demo_set "$1" notify "$2"
+}
+
+# test_notify N: N events, each sent (and recorded) before its write
+# returns: kevent_notify() of the label of kevent_test.ko's chain of
+# kobjects, made at the first call
+test_notify()
+{
+	lsmod | grep -q '^kevent_test ' || insmod "$KEVENT_TEST_DRIVER"
+	[ "$(cat "$TEST_DBG/deep")" != 0 ] || echo 40 > "$TEST_DBG/deep"
+	# In a shell of its own: bats traces each command of its own shells,
+	# which would make the loop minutes long under emulation
+	bash -c 'exec {fd}> "$1"
+		for ((i = 0; i < $2; i++)); do
+			printf x >&"$fd"
+		done' _ "$TEST_DBG/notify" "$1"
 }
 
 # genl_replay [ATTR_TYPE PAYLOAD_HEX]: send KEVENT_CMD_GET_REPLAY as a dump
@@ -246,6 +262,34 @@ EOF
 	assert_failure
 	run lsmod
 	refute_output --regexp '^kevent '
+}
+
+@test "by default kevent.ko keeps the last 256 events" {
+	load_kevent
+	run cat /sys/module/kevent/parameters/replay
+	assert_output 256
+	test_notify 300
+	run -0 "$KEVENT_WATCH" --replay --timeout 0 --format '%s'
+	assert_equal "${#lines[@]}" 256
+	assert_output "$(seq 45 300)"
+	# All 300 were sent: the ring let the 44 oldest go
+	run "$KEVENT_TOP/test/tools/kevent-stats"
+	assert_line 'sent 300'
+}
+
+@test "replay=65536, the largest ring, keeps the last 65536 events" {
+	load_kevent replay=65536
+	run cat /sys/module/kevent/parameters/replay
+	assert_output 65536
+	test_notify 65546
+	"$KEVENT_WATCH" --replay --timeout 0 --format '%s' > "$BATS_TEST_TMPDIR/replay"
+	run wc -l < "$BATS_TEST_TMPDIR/replay"
+	assert_output 65536
+	run diff <(seq 11 65546) "$BATS_TEST_TMPDIR/replay"
+	assert_success
+	# --replay=SEQ from the middle of the ring
+	run -0 "$KEVENT_WATCH" --replay=65540 --timeout 0 --format '%s %a'
+	assert_output "$(seq 65541 65546 | sed 's/$/ label/')"
 }
 
 @test "--coldplug prints every source once as a state record, then streams a live event" {

@@ -83,6 +83,50 @@ hwmon_dir()
 	assert_output --regexp "^POLL\\[[0-9]+\\.[0-9]+\\] - - ${HWMON#/sys} temp1_alarm=1 \\(hwmon\\)\$"
 }
 
+@test "--poll with several files reports each file's changes with its own path and value" {
+	local h1 a0 a1
+
+	h1=$(hwmon_dir 1)
+	a0=${HWMON#/sys} a1=${h1#/sys}
+	# After the options, as --poll A B
+	watch_start --json --count 3 --timeout 30 \
+		--poll "$HWMON/temp1_alarm" "$h1/temp1_alarm"
+	demo_set 1 temperature 81000
+	watch_lines 1
+	demo_set 0 temperature 82000
+	watch_lines 2
+	demo_set 1 temperature 30000
+	watch_wait 30
+	assert_equal "$WATCH_STATUS" 0
+	run jq -r '[.source, .path, .attr, .value] | join(" ")' "$WATCH_OUT"
+	assert_output - <<-EOF
+	poll $a1 temp1_alarm 1
+	poll $a0 temp1_alarm 1
+	poll $a1 temp1_alarm 0
+	EOF
+
+	# As --poll A --poll B, with a third file, of another attribute
+	demo_set 0 temperature 30000
+	watch_start --format '%p %a=%v' --count 3 --timeout 30 \
+		--poll "$h1/temp1_alarm" --poll "$HWMON/temp1_alarm" \
+		--poll "$HWMON/temp1_max"
+	demo_set 0 temperature 85000
+	watch_lines 1
+	demo_set 1 temperature 86000
+	watch_lines 2
+	demo_set 0 temperature 20000
+	watch_wait 30
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_output - <<-EOF
+	$a0 temp1_alarm=1
+	$a1 temp1_alarm=1
+	$a0 temp1_alarm=0
+	EOF
+	run cat "$WATCH_ERR"
+	assert_output ''
+}
+
 @test "lowering the temperature below temp1_max reports temp1_alarm 0 from both stock sources" {
 	demo_set 0 temperature 81000
 	watch_start --uevent --json --count 1 --timeout 20

@@ -170,6 +170,49 @@ child_of()
 		"31001 31002 third"
 }
 
+@test "with --format each line comes before its command's output, in the format, and the command sees what the line shows" {
+	watch_start --count 2 --format '%s\t%a=%v %u' \
+		--exec 'echo "ran $KEVENT_SEQ $KEVENT_ATTR=$KEVENT_VALUE $KEVENT_UNIT"'
+	demo_set 0 temperature 31001
+	watch_lines 2
+	demo_set 1 label second
+	watch_end 30
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 4
+	format=$'^([1-9][0-9]*)\t(temperature=31001 mdegC|label=second )$'
+	prev=0
+	for i in 0 2; do
+		[[ ${lines[i]} =~ $format ]] || fail "not the format: '${lines[i]}'"
+		seq=${BASH_REMATCH[1]}
+		assert [ "$seq" -gt "$prev" ]
+		# The command's line follows, with the same fields
+		assert_equal "${lines[i + 1]}" "ran $seq ${BASH_REMATCH[2]}"
+		prev=$seq
+	done
+	assert_regex "${lines[0]}" $'\ttemperature=31001 mdegC$'
+	assert_regex "${lines[2]}" $'\tlabel=second $'
+	run cat "$WATCH_ERR"
+	assert_output ''
+}
+
+@test "--format and --exec with --coldplug: a line in the format, then the command, for each state" {
+	watch_start --coldplug --count 1 --format 'state %p %a' \
+		--exec 'echo "ran $KEVENT_TYPE $KEVENT_PATH $KEVENT_ATTR"'
+	demo_set 0 label live
+	watch_end 30
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 14
+	for i in 0 2 4 6 8 10; do
+		[[ ${lines[i]} =~ ^state\ (/devices/platform/kevent-demo\.[01]\ (temperature|label|calibration))$ ]] ||
+			fail "not a state line: '${lines[i]}'"
+		assert_equal "${lines[i + 1]}" "ran state ${BASH_REMATCH[1]}"
+	done
+	assert_equal "${lines[12]}" "state /devices/platform/kevent-demo.0 label"
+	assert_equal "${lines[13]}" "ran event /devices/platform/kevent-demo.0 label"
+}
+
 @test "a command that fails or is killed by a signal is reported on stderr, and the watch goes on" {
 	watch_start --exec 'echo "ran $KEVENT_VALUE"
 		case $KEVENT_VALUE in 32001) exit 3 ;; 32002) kill -KILL $$ ;; esac'
@@ -218,6 +261,35 @@ child_of()
 	read -r pid < "$bg"
 	assert [ -n "$pid" ]
 	wait_until 5 not_running "$pid"
+}
+
+@test "without --exec-timeout a command is killed after 10 s, the default, not before" {
+	watch_start --count 1 --exec 'echo started; sleep 100; echo never'
+	start=$SECONDS
+	demo_set 0 temperature 33500
+	wait_until 20 grep -qx started "$WATCH_OUT"
+	watch_end 90
+	elapsed=$((SECONDS - start))
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_ERR"
+	assert_output "kevent-watch: --exec: 'echo started; sleep 100; echo never' timed out after 10 s, killed"
+	run cat "$WATCH_OUT"
+	assert_output started
+	# Not before its 10 s (SECONDS counts whole seconds: 9 is the least)
+	assert [ "$elapsed" -ge 9 ]
+}
+
+@test "--exec-timeout 0 lets a command run past the default 10 s, to its end" {
+	watch_start --count 1 --exec-timeout 0 --exec 'sleep 12; echo "done $KEVENT_VALUE"'
+	start=$SECONDS
+	demo_set 0 temperature 33600
+	watch_end 90
+	assert_equal "$WATCH_STATUS" 0
+	assert [ $((SECONDS - start)) -ge 11 ]
+	run cat "$WATCH_OUT"
+	assert_output "done 33600"
+	run cat "$WATCH_ERR"
+	assert_output ''
 }
 
 @test "an unreadable value gives the command an empty KEVENT_VALUE and its error in KEVENT_ERROR" {
