@@ -47,7 +47,8 @@ userspace: deps
 	$(MAKE) -C userspace
 
 # Modules the VM tests load besides kevent's: the kernel's test_power.ko and
-# kevent_test.ko (test/kernel/); and the small netlink programs of test/tools
+# the test drivers of test/kernel/ (kevent_test.ko, kevent_sensor_test.ko...);
+# and the small netlink programs of test/tools
 test-modules: deps modules
 	scripts/build-test-power
 	scripts/build-test-driver
