@@ -47,8 +47,9 @@ userspace: deps
 	$(MAKE) -C userspace
 
 # Modules the VM tests load besides kevent's: the kernel's test_power.ko and
-# kevent_test.ko (test/kernel/); the small netlink programs of test/tools;
-# and the kernel's own netlink tool (tools/net/ynl), unpacked into build/ynl/
+# the test drivers of test/kernel/ (kevent_test.ko, kevent_sensor_test.ko...);
+# the small netlink programs of test/tools; and the kernel's own netlink tool
+# (tools/net/ynl), unpacked into build/ynl/
 test-modules: deps modules
 	scripts/build-test-power
 	scripts/build-test-driver

@@ -1,293 +1,78 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kevent_demo: simulated sensors whose attributes are kevent sources.
- *
- * Each sensor is a platform device kevent-demo.N with the attributes
- * temperature, label and calibration. Its controls live in debugfs, in
+ * kevent_demo: simulated temperature sensors, the example of a driver whose
+ * attributes are kevent event sources. Each sensor is a platform device
+ * kevent-demo.N with the annotated attributes temperature (millidegrees
+ * Celsius), label and calibration (root only), and an hwmon device. The
+ * driver notifies an attribute when its value changes; kevent tells user
+ * space, which then reads the file. The hardware is simulated in debugfs,
  * kevent_demo/kevent-demo.N/:
- *
- *   temperature  write a decimal integer: set it, then notify
+ *   temperature  write an integer: set it as the interrupt would, notify
  *   label        write a string: set it (less one trailing newline), notify
- *   storm        write N: N increments of temperature, each one notified
- *                from atomic context
  *   unplug       write 1: notify temperature, then unregister the device
- *   notify       write an attribute name: kevent_notify() it once, the write
- *                failing with its error
- *   churn        write N: for N seconds, remove the temperature source and
- *                add it again, over and over, while a thread on each of two
- *                CPUs notifies it from atomic context; the write fails
- *                with ENODEV when the driver is unbound meanwhile, which
- *                ends it; read: what the last run did ("cycles C notifies
- *                N failures F")
- *   bench        write "METHOD N": N times, increment the temperature and
- *                announce it with METHOD, timing the loop; read: the result
- *                of the last run ("METHOD N TOTAL_NS NS_PER_OP"). METHOD is
- *                source_notify (kevent_source_notify() with the sensor's
- *                spinlock held), notify (kevent_notify()), uevent
- *                (kobject_uevent_env() of a change with NAME=temperature, as
- *                hwmon_notify_event() sends it) or sysfs_notify
- *
- * The module parameter extra_sources (0 to 7, default 0) gives each sensor
- * that many more annotated attributes, named after entries of the registry
- * (capacity, status, online, mtu, address, carrier, operstate), each
- * reading 0: many sources for scale measurements.
- *
- * Each sensor also registers an hwmon device "kevent_demo" below its platform
- * device, with temp1_input (the temperature), temp1_max (writable by root,
- * 80000 at first) and temp1_alarm (1 while the temperature is above
- * temp1_max). When a change of the temperature or of temp1_max flips
- * temp1_alarm, a work item calls hwmon_notify_event(), which sends a change
- * uevent with NAME=temp1_alarm and wakes poll()ers of temp1_alarm.
  */
 
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/debugfs.h>
-#include <linux/device.h>
-#include <linux/err.h>
-#include <linux/fs.h>
 #include <linux/hwmon.h>
-#include <linux/jiffies.h>
-#include <linux/kernel.h>
-#include <linux/kobject.h>
-#include <linux/kthread.h>
-#include <linux/ktime.h>
-#include <linux/math64.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/platform_device.h>
-#include <linux/sched.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
-#include <linux/string.h>
-#include <linux/sysfs.h>
 #include <linux/uaccess.h>
-#include <linux/workqueue.h>
 
 #include <kevent.h>
 
-#define KEVENT_DEMO_NAME		"kevent-demo"
-#define KEVENT_DEMO_MAX_SENSORS		1024
-#define KEVENT_DEMO_LABEL_MAX		255
-#define KEVENT_DEMO_NOTIFY_MAX		64
-#define KEVENT_DEMO_TEMPERATURE		25000
-#define KEVENT_DEMO_TEMP_MAX		80000
-#define KEVENT_DEMO_BENCH_MAX		10000000
-#define KEVENT_DEMO_BENCH_CMD_MAX	64
+enum kevent_demo_attr { KEVENT_DEMO_TEMPERATURE, KEVENT_DEMO_LABEL,
+			KEVENT_DEMO_CALIBRATION, KEVENT_DEMO_NR_ATTRS };
 
-enum kevent_demo_attr {
-	KEVENT_DEMO_ATTR_TEMPERATURE,
-	KEVENT_DEMO_ATTR_LABEL,
-	KEVENT_DEMO_ATTR_CALIBRATION,
-
-	KEVENT_DEMO_NR_ATTRS,
-};
-
-enum kevent_demo_bench_method {
-	KEVENT_DEMO_BENCH_SOURCE_NOTIFY,
-	KEVENT_DEMO_BENCH_NOTIFY,
-	KEVENT_DEMO_BENCH_UEVENT,
-	KEVENT_DEMO_BENCH_SYSFS_NOTIFY,
-
-	KEVENT_DEMO_NR_BENCH_METHODS,
-};
-
-static const char *const kevent_demo_bench_names[] = {
-	[KEVENT_DEMO_BENCH_SOURCE_NOTIFY] = "source_notify",
-	[KEVENT_DEMO_BENCH_NOTIFY] = "notify",
-	[KEVENT_DEMO_BENCH_UEVENT] = "uevent",
-	[KEVENT_DEMO_BENCH_SYSFS_NOTIFY] = "sysfs_notify",
-};
-
-/**
- * struct kevent_demo_bench - the result of a sensor's last bench run
- * @method: what was timed, or -1 before the first run
- * @n: the number of notifications
- * @total_ns: time they took, nanoseconds
- */
-struct kevent_demo_bench {
-	int method;
-	unsigned int n;
-	u64 total_ns;
-};
-
-/**
- * struct kevent_demo_sensor - one simulated sensor
- * @lock: protects the fields below it; taken with interrupts off
- * @temperature: millidegrees Celsius
- * @calibration: offset in millidegrees, readable by root only
- * @label: human-readable name, @label_len bytes, not NUL-terminated
- * @label_len: length of @label
- * @unplugged: the device is going away; its attributes read -ENODEV
- * @src: the attributes' event sources while the driver is bound
- * @src_lock: serialises adding and removing the temperature source: the
- *	churn control against the driver's detach; taken before @lock
- * @bound: the driver is bound and the temperature source is there or being
- *	churned; under @src_lock
- * @temp_max: the hwmon temp1_max, millidegrees Celsius
- * @alarm: the hwmon temp1_alarm as last computed: @temperature > @temp_max
- * @hwmon: the hwmon device while the driver is bound, else NULL
- * @alarm_work: sends the hwmon notification of a change of @alarm
- * @pdev: the platform device, NULL once unplugged; under kevent_demo_lock
- * @bench: the last bench run; under kevent_demo_lock
- */
 struct kevent_demo_sensor {
-	spinlock_t lock;	/* protects the values and @src */
+	spinlock_t lock;	/* protects the values and @unplugged */
 	int temperature;
 	int calibration;
-	char label[KEVENT_DEMO_LABEL_MAX];
-	size_t label_len;
-	bool unplugged;
-	struct kevent_source *src[KEVENT_DEMO_NR_ATTRS];
-	struct mutex src_lock;	/* protects @bound */
-	bool bound;
-	int temp_max;
-	bool alarm;
-	struct device *hwmon;
-	struct work_struct alarm_work;
-	struct platform_device *pdev;
-	struct kevent_demo_bench bench;
+	char label[256];
+	bool unplugged;		/* the hardware is gone: reads fail */
+	/* Embedded: notifying a source unregistered (unplugged) is harmless */
+	struct kevent_source src[KEVENT_DEMO_NR_ATTRS];
+	struct platform_device *pdev;	/* NULL once unplugged */
 };
 
 static unsigned int sensors = 2;
 module_param(sensors, uint, 0444);
 MODULE_PARM_DESC(sensors, "Number of simulated sensors (1-1024, default 2)");
 
-static unsigned int extra_sources;
-module_param(extra_sources, uint, 0444);
-MODULE_PARM_DESC(extra_sources,
-		 "Annotated attributes each sensor has besides its own three (0-7, default 0)");
-
-/**
- * struct kevent_demo_churn - what the last churn run of a sensor did
- * @cycles: times the temperature source was removed and added again
- * @notifies: notifications the two threads made
- * @failures: times adding the source again failed (it stayed absent)
- */
-struct kevent_demo_churn {
-	unsigned long cycles;
-	atomic_long_t notifies;
-	unsigned long failures;
-};
-
-static struct kevent_demo_churn kevent_demo_churn_result;
-
 static struct kevent_demo_sensor *kevent_demo_sensors;
-static unsigned int kevent_demo_count;
 static struct dentry *kevent_demo_debugfs;
-/* Serialises unplugging with the controls that use the platform device */
-static DEFINE_MUTEX(kevent_demo_lock);
 
-/* Notify an attribute of @s; @s->lock is held */
-static void kevent_demo_notify(struct kevent_demo_sensor *s,
-			       enum kevent_demo_attr attr)
-{
-	lockdep_assert_held(&s->lock);
-
-	if (s->src[attr])
-		kevent_source_notify(s->src[attr]);
-}
-
-/*
- * Recompute the alarm after a change of the temperature or of its maximum;
- * if it flipped, have the work item notify it. @s->lock is held: any context.
- */
-static void kevent_demo_update_alarm(struct kevent_demo_sensor *s)
-{
-	bool alarm = s->temperature > s->temp_max;
-
-	lockdep_assert_held(&s->lock);
-
-	if (alarm == s->alarm)
-		return;
-	s->alarm = alarm;
-	if (s->hwmon)
-		schedule_work(&s->alarm_work);
-}
-
-/* Process context: hwmon_notify_event() sends a uevent, which may sleep */
-static void kevent_demo_alarm_work(struct work_struct *work)
-{
-	struct kevent_demo_sensor *s =
-		container_of(work, struct kevent_demo_sensor, alarm_work);
-	struct device *hwmon;
-	unsigned long flags;
-
-	spin_lock_irqsave(&s->lock, flags);
-	hwmon = s->hwmon;
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	/* kevent_demo_hwmon_detach() waits for this before it goes away */
-	if (hwmon)
-		hwmon_notify_event(hwmon, hwmon_temp, hwmon_temp_alarm, 0);
-}
-
-static ssize_t temperature_show(struct device *dev,
+/* Once unplugged, until the files are gone, reads fail as for a lost device */
+static ssize_t kevent_demo_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
 	struct kevent_demo_sensor *s = dev_get_drvdata(dev);
-	unsigned long flags;
-	int temperature;
-	bool unplugged;
-
-	spin_lock_irqsave(&s->lock, flags);
-	temperature = s->temperature;
-	unplugged = s->unplugged;
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	if (unplugged)
-		return -ENODEV;
-
-	return sysfs_emit(buf, "%d\n", temperature);
-}
-static DEVICE_ATTR_RO(temperature);
-
-static ssize_t label_show(struct device *dev, struct device_attribute *attr,
-			  char *buf)
-{
-	struct kevent_demo_sensor *s = dev_get_drvdata(dev);
-	unsigned long flags;
 	ssize_t len;
 
-	spin_lock_irqsave(&s->lock, flags);
-	if (s->unplugged) {
+	spin_lock_irq(&s->lock);
+	if (s->unplugged)
 		len = -ENODEV;
-	} else {
-		memcpy(buf, s->label, s->label_len);
-		buf[s->label_len] = '\n';
-		len = s->label_len + 1;
-	}
-	spin_unlock_irqrestore(&s->lock, flags);
-
+	else if (!strcmp(attr->attr.name, "label"))
+		len = sysfs_emit(buf, "%s\n", s->label);
+	else
+		len = sysfs_emit(buf, "%d\n",
+				 !strcmp(attr->attr.name, "calibration") ?
+				 s->calibration : s->temperature);
+	spin_unlock_irq(&s->lock);
 	return len;
 }
-static DEVICE_ATTR_RO(label);
 
-static ssize_t calibration_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct kevent_demo_sensor *s = dev_get_drvdata(dev);
-	unsigned long flags;
-	int calibration;
-	bool unplugged;
-
-	spin_lock_irqsave(&s->lock, flags);
-	calibration = s->calibration;
-	unplugged = s->unplugged;
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	if (unplugged)
-		return -ENODEV;
-
-	return sysfs_emit(buf, "%d\n", calibration);
-}
-static DEVICE_ATTR_ADMIN_RO(calibration);
+/* In the order of enum kevent_demo_attr; the names are in attributes.txt */
+static struct device_attribute kevent_demo_dev_attrs[] = {
+	__ATTR(temperature, 0444, kevent_demo_show, NULL),
+	__ATTR(label, 0444, kevent_demo_show, NULL),
+	__ATTR(calibration, 0400, kevent_demo_show, NULL),
+};
 
 static struct attribute *kevent_demo_attrs[] = {
-	[KEVENT_DEMO_ATTR_TEMPERATURE] = &dev_attr_temperature.attr,
-	[KEVENT_DEMO_ATTR_LABEL] = &dev_attr_label.attr,
-	[KEVENT_DEMO_ATTR_CALIBRATION] = &dev_attr_calibration.attr,
+	&kevent_demo_dev_attrs[KEVENT_DEMO_TEMPERATURE].attr,
+	&kevent_demo_dev_attrs[KEVENT_DEMO_LABEL].attr,
+	&kevent_demo_dev_attrs[KEVENT_DEMO_CALIBRATION].attr,
 	NULL
 };
 
@@ -295,900 +80,171 @@ static const struct attribute_group kevent_demo_group = {
 	.attrs = kevent_demo_attrs,
 };
 
-static ssize_t kevent_demo_extra_show(struct device *dev,
-				      struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "0\n");
-}
-
-#define KEVENT_DEMO_EXTRA_ATTR(_name)					\
-	struct device_attribute dev_attr_extra_##_name =		\
-		__ATTR(_name, 0444, kevent_demo_extra_show, NULL)
-
-static KEVENT_DEMO_EXTRA_ATTR(capacity);
-static KEVENT_DEMO_EXTRA_ATTR(status);
-static KEVENT_DEMO_EXTRA_ATTR(online);
-static KEVENT_DEMO_EXTRA_ATTR(mtu);
-static KEVENT_DEMO_EXTRA_ATTR(address);
-static KEVENT_DEMO_EXTRA_ATTR(carrier);
-static KEVENT_DEMO_EXTRA_ATTR(operstate);
-
-/* Names from the registry, so that they can be annotated */
-static struct attribute *kevent_demo_extra_attrs[] = {
-	&dev_attr_extra_capacity.attr,
-	&dev_attr_extra_status.attr,
-	&dev_attr_extra_online.attr,
-	&dev_attr_extra_mtu.attr,
-	&dev_attr_extra_address.attr,
-	&dev_attr_extra_carrier.attr,
-	&dev_attr_extra_operstate.attr,
+/* The hwmon device's name for the temperature, for sensors(1) */
+static struct device_attribute dev_attr_temp1_input =
+	__ATTR(temp1_input, 0444, kevent_demo_show, NULL);
+static struct attribute *kevent_demo_temp_attrs[] = {
+	&dev_attr_temp1_input.attr,
 	NULL
 };
-
-#define KEVENT_DEMO_MAX_EXTRA	(ARRAY_SIZE(kevent_demo_extra_attrs) - 1)
-
-static umode_t kevent_demo_extra_is_visible(struct kobject *kobj,
-					    struct attribute *attr, int n)
-{
-	return n < extra_sources ? attr->mode : 0;
-}
-
-static const struct attribute_group kevent_demo_extra_group = {
-	.attrs = kevent_demo_extra_attrs,
-	.is_visible = kevent_demo_extra_is_visible,
-};
-
-static umode_t kevent_demo_hwmon_is_visible(const void *data,
-					    enum hwmon_sensor_types type,
-					    u32 attr, int channel)
-{
-	if (type != hwmon_temp)
-		return 0;
-
-	switch (attr) {
-	case hwmon_temp_input:
-	case hwmon_temp_alarm:
-		return 0444;
-	case hwmon_temp_max:
-		return 0644;
-	default:
-		return 0;
-	}
-}
-
-static int kevent_demo_hwmon_read(struct device *dev,
-				  enum hwmon_sensor_types type, u32 attr,
-				  int channel, long *val)
-{
-	struct kevent_demo_sensor *s = dev_get_drvdata(dev);
-	unsigned long flags;
-	int ret = 0;
-
-	if (type != hwmon_temp)
-		return -EOPNOTSUPP;
-
-	spin_lock_irqsave(&s->lock, flags);
-	if (s->unplugged) {
-		ret = -ENODEV;
-		goto out_unlock;
-	}
-	switch (attr) {
-	case hwmon_temp_input:
-		*val = s->temperature;
-		break;
-	case hwmon_temp_max:
-		*val = s->temp_max;
-		break;
-	case hwmon_temp_alarm:
-		*val = s->temperature > s->temp_max;
-		break;
-	default:
-		ret = -EOPNOTSUPP;
-		break;
-	}
-out_unlock:
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	return ret;
-}
-
-static int kevent_demo_hwmon_write(struct device *dev,
-				   enum hwmon_sensor_types type, u32 attr,
-				   int channel, long val)
-{
-	struct kevent_demo_sensor *s = dev_get_drvdata(dev);
-	unsigned long flags;
-	int ret = 0;
-
-	if (type != hwmon_temp || attr != hwmon_temp_max)
-		return -EOPNOTSUPP;
-
-	spin_lock_irqsave(&s->lock, flags);
-	if (s->unplugged) {
-		ret = -ENODEV;
-	} else {
-		s->temp_max = clamp_val(val, INT_MIN, INT_MAX);
-		kevent_demo_update_alarm(s);
-	}
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	return ret;
-}
-
-static const struct hwmon_ops kevent_demo_hwmon_ops = {
-	.is_visible = kevent_demo_hwmon_is_visible,
-	.read = kevent_demo_hwmon_read,
-	.write = kevent_demo_hwmon_write,
-};
-
-static const struct hwmon_channel_info *kevent_demo_hwmon_info[] = {
-	HWMON_CHANNEL_INFO(temp, HWMON_T_INPUT | HWMON_T_MAX | HWMON_T_ALARM),
-	NULL
-};
-
-static const struct hwmon_chip_info kevent_demo_hwmon_chip = {
-	.ops = &kevent_demo_hwmon_ops,
-	.info = kevent_demo_hwmon_info,
-};
-
-/* Runs before the hwmon device is unregistered: no notification after it */
-static void kevent_demo_hwmon_detach(void *data)
-{
-	struct kevent_demo_sensor *s = data;
-	unsigned long flags;
-
-	spin_lock_irqsave(&s->lock, flags);
-	s->hwmon = NULL;
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	cancel_work_sync(&s->alarm_work);
-}
-
-static void kevent_demo_detach(void *data)
-{
-	struct kevent_demo_sensor *s = data;
-	unsigned long flags;
-
-	spin_lock_irqsave(&s->lock, flags);
-	memset(s->src, 0, sizeof(s->src));
-	spin_unlock_irqrestore(&s->lock, flags);
-}
-
-/* Take the temperature source out of @s, where nothing can notify it */
-static struct kevent_source *
-kevent_demo_take_temperature(struct kevent_demo_sensor *s)
-{
-	struct kevent_source *src;
-	unsigned long flags;
-
-	spin_lock_irqsave(&s->lock, flags);
-	src = s->src[KEVENT_DEMO_ATTR_TEMPERATURE];
-	s->src[KEVENT_DEMO_ATTR_TEMPERATURE] = NULL;
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	return src;
-}
-
-/*
- * The driver detaches: remove the temperature source, after a churn cycle
- * in progress, and stop the churn from adding it again.
- */
-static void kevent_demo_remove_temperature(void *data)
-{
-	struct kevent_demo_sensor *s = data;
-
-	mutex_lock(&s->src_lock);
-	s->bound = false;
-	kevent_source_remove(kevent_demo_take_temperature(s));
-	mutex_unlock(&s->src_lock);
-}
+ATTRIBUTE_GROUPS(kevent_demo_temp);
 
 static int kevent_demo_probe(struct platform_device *pdev)
 {
-	struct kevent_source *src[KEVENT_DEMO_NR_ATTRS];
+	struct kevent_demo_sensor *s = &kevent_demo_sensors[pdev->id];
 	struct device *dev = &pdev->dev;
-	struct kevent_source *extra;
-	struct kevent_demo_sensor *s;
 	struct device *hwmon;
-	unsigned long flags;
-	int ret;
-	int i;
+	int ret, i;
 
-	if (pdev->id < 0 || pdev->id >= kevent_demo_count)
-		return -ENODEV;
-	s = &kevent_demo_sensors[pdev->id];
 	platform_set_drvdata(pdev, s);
 
-	/* The attributes must exist before they can be annotated */
+	/* The attribute files must exist before they are annotated */
 	ret = devm_device_add_group(dev, &kevent_demo_group);
 	if (ret)
 		return ret;
 
-	if (extra_sources) {
-		ret = devm_device_add_group(dev, &kevent_demo_extra_group);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < extra_sources; i++) {
-		extra = devm_kevent_source_add(dev, kevent_demo_extra_attrs[i]);
-		if (IS_ERR(extra))
-			return dev_err_probe(dev, PTR_ERR(extra),
-					     "cannot annotate %s\n",
-					     kevent_demo_extra_attrs[i]->name);
-	}
-
-	/*
-	 * The temperature source is added by hand, not with devm, so that the
-	 * churn control can remove it and add it again.
-	 */
+	/* Each source is unregistered when the driver is detached */
 	for (i = 0; i < KEVENT_DEMO_NR_ATTRS; i++) {
-		if (i == KEVENT_DEMO_ATTR_TEMPERATURE)
-			continue;
-		src[i] = devm_kevent_source_add(dev, kevent_demo_attrs[i]);
-		if (IS_ERR(src[i]))
-			return dev_err_probe(dev, PTR_ERR(src[i]),
-					     "cannot annotate %s\n",
+		ret = devm_kevent_source_register(dev, &s->src[i],
+						  kevent_demo_attrs[i]);
+		if (ret)
+			return dev_err_probe(dev, ret, "cannot annotate %s\n",
 					     kevent_demo_attrs[i]->name);
 	}
 
-	/* Released before the sources: controls stop notifying first */
-	ret = devm_add_action(dev, kevent_demo_detach, s);
-	if (ret)
-		return ret;
-
-	src[KEVENT_DEMO_ATTR_TEMPERATURE] =
-		kevent_source_add(&dev->kobj,
-				  kevent_demo_attrs[KEVENT_DEMO_ATTR_TEMPERATURE]);
-	if (IS_ERR(src[KEVENT_DEMO_ATTR_TEMPERATURE]))
-		return dev_err_probe(dev,
-				     PTR_ERR(src[KEVENT_DEMO_ATTR_TEMPERATURE]),
-				     "cannot annotate temperature\n");
-
-	mutex_lock(&s->src_lock);
-	spin_lock_irqsave(&s->lock, flags);
-	memcpy(s->src, src, sizeof(s->src));
-	spin_unlock_irqrestore(&s->lock, flags);
-	s->bound = true;
-	mutex_unlock(&s->src_lock);
-
-	/* Released first: takes the temperature source out, then removes it */
-	ret = devm_add_action_or_reset(dev, kevent_demo_remove_temperature, s);
-	if (ret)
-		return ret;
-
-	hwmon = devm_hwmon_device_register_with_info(dev, "kevent_demo", s,
-						     &kevent_demo_hwmon_chip,
-						     NULL);
-	if (IS_ERR(hwmon))
-		return dev_err_probe(dev, PTR_ERR(hwmon),
-				     "cannot register the hwmon device\n");
-
-	/* Released before the hwmon device: the work item stops first */
-	ret = devm_add_action_or_reset(dev, kevent_demo_hwmon_detach, s);
-	if (ret)
-		return ret;
-
-	spin_lock_irqsave(&s->lock, flags);
-	s->hwmon = hwmon;
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	return 0;
+	hwmon = devm_hwmon_device_register_with_groups(dev, "kevent_demo", s,
+						       kevent_demo_temp_groups);
+	return PTR_ERR_OR_ZERO(hwmon);
 }
 
 static struct platform_driver kevent_demo_driver = {
-	.driver = {
-		.name = KEVENT_DEMO_NAME,
-	},
+	.driver.name = "kevent-demo",
 	.probe = kevent_demo_probe,
 };
 
-static bool kevent_demo_present(struct kevent_demo_sensor *s)
-{
-	unsigned long flags;
-	bool unplugged;
+/* The simulated hardware: the controls of a sensor in debugfs */
 
-	spin_lock_irqsave(&s->lock, flags);
-	unplugged = s->unplugged;
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	return !unplugged;
-}
-
-static ssize_t kevent_demo_temperature_write(struct file *file,
-					     const char __user *ubuf,
-					     size_t count, loff_t *ppos)
-{
-	struct kevent_demo_sensor *s = file->private_data;
-	unsigned long flags;
-	int temperature;
-	ssize_t ret;
-
-	ret = kstrtoint_from_user(ubuf, count, 10, &temperature);
-	if (ret)
-		return ret;
-
-	spin_lock_irqsave(&s->lock, flags);
-	if (s->unplugged) {
-		ret = -ENODEV;
-	} else {
-		s->temperature = temperature;
-		kevent_demo_notify(s, KEVENT_DEMO_ATTR_TEMPERATURE);
-		kevent_demo_update_alarm(s);
-		ret = count;
-	}
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	return ret;
-}
-
-static const struct file_operations kevent_demo_temperature_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = kevent_demo_temperature_write,
-};
-
-static ssize_t kevent_demo_label_write(struct file *file,
-				       const char __user *ubuf,
-				       size_t count, loff_t *ppos)
-{
-	struct kevent_demo_sensor *s = file->private_data;
-	unsigned long flags;
-	size_t len = count;
-	ssize_t ret;
-	char *label;
-
-	/* Room for the longest label and the newline that may follow it */
-	if (count > KEVENT_DEMO_LABEL_MAX + 1)
-		return -EINVAL;
-
-	label = memdup_user(ubuf, count);
-	if (IS_ERR(label))
-		return PTR_ERR(label);
-
-	if (len && label[len - 1] == '\n')
-		len--;
-	if (len > KEVENT_DEMO_LABEL_MAX) {
-		kfree(label);
-		return -EINVAL;
-	}
-
-	spin_lock_irqsave(&s->lock, flags);
-	if (s->unplugged) {
-		ret = -ENODEV;
-	} else {
-		memcpy(s->label, label, len);
-		s->label_len = len;
-		kevent_demo_notify(s, KEVENT_DEMO_ATTR_LABEL);
-		ret = count;
-	}
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	kfree(label);
-
-	return ret;
-}
-
-static const struct file_operations kevent_demo_label_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = kevent_demo_label_write,
-};
-
-static ssize_t kevent_demo_storm_write(struct file *file,
-				       const char __user *ubuf,
-				       size_t count, loff_t *ppos)
-{
-	struct kevent_demo_sensor *s = file->private_data;
-	unsigned long flags;
-	unsigned int n, i;
-	int ret;
-
-	ret = kstrtouint_from_user(ubuf, count, 10, &n);
-	if (ret)
-		return ret;
-
-	if (!kevent_demo_present(s))
-		return -ENODEV;
-
-	for (i = 0; i < n; i++) {
-		spin_lock_irqsave(&s->lock, flags);
-		if (s->unplugged) {
-			spin_unlock_irqrestore(&s->lock, flags);
-			return -ENODEV;
-		}
-		s->temperature++;
-		kevent_demo_notify(s, KEVENT_DEMO_ATTR_TEMPERATURE);
-		kevent_demo_update_alarm(s);
-		spin_unlock_irqrestore(&s->lock, flags);
-
-		if (!(i % 1024)) {
-			if (fatal_signal_pending(current))
-				return -EINTR;
-			cond_resched();
-		}
-	}
-
-	return count;
-}
-
-static const struct file_operations kevent_demo_storm_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = kevent_demo_storm_write,
-};
-
-static ssize_t kevent_demo_unplug_write(struct file *file,
-					const char __user *ubuf,
-					size_t count, loff_t *ppos)
-{
-	struct kevent_demo_sensor *s = file->private_data;
-	unsigned long flags;
-	bool unplug;
-	int ret;
-
-	ret = kstrtobool_from_user(ubuf, count, &unplug);
-	if (ret)
-		return ret;
-	if (!unplug)
-		return -EINVAL;
-
-	mutex_lock(&kevent_demo_lock);
-	if (!s->pdev) {
-		mutex_unlock(&kevent_demo_lock);
-		return -ENODEV;
-	}
-
-	spin_lock_irqsave(&s->lock, flags);
-	s->unplugged = true;
-	kevent_demo_notify(s, KEVENT_DEMO_ATTR_TEMPERATURE);
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	platform_device_unregister(s->pdev);
-	s->pdev = NULL;
-	mutex_unlock(&kevent_demo_lock);
-
-	return count;
-}
-
-static const struct file_operations kevent_demo_unplug_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = kevent_demo_unplug_write,
-};
-
-static ssize_t kevent_demo_notify_write(struct file *file,
-					const char __user *ubuf,
-					size_t count, loff_t *ppos)
-{
-	struct kevent_demo_sensor *s = file->private_data;
-	char name[KEVENT_DEMO_NOTIFY_MAX + 1];
-	size_t len = count;
-	int ret;
-
-	if (count > KEVENT_DEMO_NOTIFY_MAX)
-		return -EINVAL;
-	if (copy_from_user(name, ubuf, count))
-		return -EFAULT;
-	if (len && name[len - 1] == '\n')
-		len--;
-	name[len] = '\0';
-
-	mutex_lock(&kevent_demo_lock);
-	if (s->pdev)
-		ret = kevent_notify(&s->pdev->dev.kobj, name);
-	else
-		ret = -ENODEV;
-	mutex_unlock(&kevent_demo_lock);
-
-	return ret ?: count;
-}
-
-static const struct file_operations kevent_demo_notify_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = kevent_demo_notify_write,
-};
-
-/* A churn thread: notify the temperature from atomic context until told */
-static int kevent_demo_churn_notify(void *data)
+static int temperature_set(void *data, u64 val)
 {
 	struct kevent_demo_sensor *s = data;
-	unsigned long flags;
 
-	while (!kthread_should_stop()) {
-		spin_lock_irqsave(&s->lock, flags);
-		if (s->src[KEVENT_DEMO_ATTR_TEMPERATURE]) {
-			kevent_source_notify(s->src[KEVENT_DEMO_ATTR_TEMPERATURE]);
-			atomic_long_inc(&kevent_demo_churn_result.notifies);
-		}
-		spin_unlock_irqrestore(&s->lock, flags);
-		cond_resched();
-	}
-
+	/* As a sensor's interrupt handler would: any context may notify */
+	spin_lock_irq(&s->lock);
+	s->temperature = clamp_val((s64)val, INT_MIN, INT_MAX);
+	kevent_source_notify(&s->src[KEVENT_DEMO_TEMPERATURE]);
+	spin_unlock_irq(&s->lock);
 	return 0;
 }
+DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(temperature_fops, NULL, temperature_set,
+				"%lld\n");
 
-/*
- * Remove the temperature source of @s and add it again, once, unless the
- * driver is detached (or detaching): a source added then would never be
- * removed. Return: 0, -ENODEV when detached, -ENOMEM when adding failed.
- */
-static int kevent_demo_churn_once(struct kevent_demo_sensor *s)
-{
-	struct kobject *kobj = &s->pdev->dev.kobj;
-	struct kevent_source *src;
-	unsigned long flags;
-	int ret = 0;
-
-	mutex_lock(&s->src_lock);
-	if (!s->bound) {
-		ret = -ENODEV;
-		goto out_unlock;
-	}
-
-	kevent_source_remove(kevent_demo_take_temperature(s));
-
-	src = kevent_source_add(kobj, kevent_demo_attrs[KEVENT_DEMO_ATTR_TEMPERATURE]);
-	if (IS_ERR(src)) {
-		kevent_demo_churn_result.failures++;
-		ret = -ENOMEM;
-	} else {
-		spin_lock_irqsave(&s->lock, flags);
-		s->src[KEVENT_DEMO_ATTR_TEMPERATURE] = src;
-		spin_unlock_irqrestore(&s->lock, flags);
-	}
-	kevent_demo_churn_result.cycles++;
-
-out_unlock:
-	mutex_unlock(&s->src_lock);
-
-	return ret;
-}
-
-/*
- * Remove the temperature source of @s and add it again until @end, or
- * until the driver is detached from the sensor.
- * Return: 0 if the source is there at the end, -ENOMEM if adding it failed
- * the last time, -ENODEV if the driver was detached.
- */
-static int kevent_demo_churn_cycle(struct kevent_demo_sensor *s,
-				   unsigned long end)
-{
-	int ret = 0;
-
-	while (time_before(jiffies, end) && !fatal_signal_pending(current)) {
-		ret = kevent_demo_churn_once(s);
-		if (ret == -ENODEV)
-			break;
-		cond_resched();
-	}
-
-	return ret;
-}
-
-static ssize_t kevent_demo_churn_write(struct file *file,
-				       const char __user *ubuf,
-				       size_t count, loff_t *ppos)
+static ssize_t label_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
 {
 	struct kevent_demo_sensor *s = file->private_data;
-	struct task_struct *thread[2] = {};
-	unsigned int secs, cpu, n = 0;
-	int ret;
+	char label[sizeof(s->label) + 1];	/* and a newline */
 
-	ret = kstrtouint_from_user(ubuf, count, 10, &secs);
-	if (ret)
-		return ret;
-	if (!secs || secs > 3600)
+	if (count >= sizeof(label))
 		return -EINVAL;
-
-	/* Held throughout: the device cannot be unplugged meanwhile */
-	mutex_lock(&kevent_demo_lock);
-	if (!s->pdev) {
-		ret = -ENODEV;
-		goto out_unlock;
-	}
-
-	kevent_demo_churn_result.cycles = 0;
-	kevent_demo_churn_result.failures = 0;
-	atomic_long_set(&kevent_demo_churn_result.notifies, 0);
-
-	for_each_online_cpu(cpu) {
-		if (n == ARRAY_SIZE(thread))
-			break;
-		thread[n] = kthread_create_on_cpu(kevent_demo_churn_notify, s,
-						  cpu, "kevent-churn/%u");
-		if (IS_ERR(thread[n])) {
-			ret = PTR_ERR(thread[n]);
-			thread[n] = NULL;
-			goto out_stop;
-		}
-		wake_up_process(thread[n]);
-		n++;
-	}
-
-	/* The source is back, unless adding it failed the last time */
-	ret = kevent_demo_churn_cycle(s, jiffies + secs * HZ);
-
-out_stop:
-	while (n--)
-		kthread_stop(thread[n]);
-out_unlock:
-	mutex_unlock(&kevent_demo_lock);
-
-	return ret ?: count;
-}
-
-static ssize_t kevent_demo_churn_read(struct file *file, char __user *ubuf,
-				      size_t count, loff_t *ppos)
-{
-	char buf[96];
-	int len;
-
-	len = scnprintf(buf, sizeof(buf), "cycles %lu notifies %ld failures %lu\n",
-			kevent_demo_churn_result.cycles,
-			atomic_long_read(&kevent_demo_churn_result.notifies),
-			kevent_demo_churn_result.failures);
-
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-static const struct file_operations kevent_demo_churn_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = kevent_demo_churn_read,
-	.write = kevent_demo_churn_write,
-};
-
-/*
- * One bench notification of @s: increment the temperature, then announce
- * it with @method. Called with kevent_demo_lock held and @s->pdev set.
- */
-static void kevent_demo_bench_one(struct kevent_demo_sensor *s, int method)
-{
-	struct kobject *kobj = &s->pdev->dev.kobj;
-	const char *name = kevent_demo_attrs[KEVENT_DEMO_ATTR_TEMPERATURE]->name;
-	char event[KEVENT_DEMO_NOTIFY_MAX];
-	char *envp[2] = { event, NULL };
-	unsigned long flags;
-
-	spin_lock_irqsave(&s->lock, flags);
-	s->temperature++;
-	kevent_demo_update_alarm(s);
-	/* Any context: called as a driver would, from atomic context */
-	if (method == KEVENT_DEMO_BENCH_SOURCE_NOTIFY)
-		kevent_demo_notify(s, KEVENT_DEMO_ATTR_TEMPERATURE);
-	spin_unlock_irqrestore(&s->lock, flags);
-
-	switch (method) {
-	case KEVENT_DEMO_BENCH_NOTIFY:
-		kevent_notify(kobj, name);
-		break;
-	case KEVENT_DEMO_BENCH_UEVENT:
-		/* As hwmon_notify_event() builds it, on each call */
-		scnprintf(event, sizeof(event), "NAME=%s", name);
-		kobject_uevent_env(kobj, KOBJ_CHANGE, envp);
-		break;
-	case KEVENT_DEMO_BENCH_SYSFS_NOTIFY:
-		sysfs_notify(kobj, NULL, name);
-		break;
-	}
-}
-
-/*
- * Time @n bench notifications of @s with @method, in chunks, yielding the
- * CPU between chunks outside the time measured.
- * Return: 0, or -EINTR if a fatal signal interrupted the run.
- */
-static int kevent_demo_bench_run(struct kevent_demo_sensor *s, int method,
-				 unsigned int n, u64 *ret_ns)
-{
-	unsigned int i = 0, end;
-	u64 total = 0, start;
-
-	while (i < n) {
-		end = min(n, i + 1024);
-		start = ktime_get_ns();
-		for (; i < end; i++)
-			kevent_demo_bench_one(s, method);
-		total += ktime_get_ns() - start;
-
-		if (fatal_signal_pending(current))
-			return -EINTR;
-		cond_resched();
-	}
-	*ret_ns = total;
-
-	return 0;
-}
-
-static ssize_t kevent_demo_bench_write(struct file *file,
-				       const char __user *ubuf,
-				       size_t count, loff_t *ppos)
-{
-	struct kevent_demo_sensor *s = file->private_data;
-	char cmd[KEVENT_DEMO_BENCH_CMD_MAX + 1];
-	char *args, *word;
-	unsigned int n;
-	int method, ret;
-	u64 ns;
-
-	if (count > KEVENT_DEMO_BENCH_CMD_MAX)
-		return -EINVAL;
-	if (copy_from_user(cmd, ubuf, count))
+	if (copy_from_user(label, ubuf, count))
 		return -EFAULT;
-	cmd[count] = '\0';
+	label[count] = '\0';
+	if (count && label[count - 1] == '\n')
+		label[count - 1] = '\0';
 
-	args = strim(cmd);
-	word = strsep(&args, " ");
-	method = match_string(kevent_demo_bench_names,
-			      ARRAY_SIZE(kevent_demo_bench_names), word);
-	if (method < 0 || !args)
-		return -EINVAL;
-	ret = kstrtouint(skip_spaces(args), 10, &n);
-	if (ret)
-		return ret;
-	if (!n || n > KEVENT_DEMO_BENCH_MAX)
-		return -EINVAL;
-
-	/* Held throughout: the device cannot be unplugged meanwhile */
-	mutex_lock(&kevent_demo_lock);
-	if (!s->pdev) {
-		ret = -ENODEV;
-		goto out_unlock;
-	}
-	ret = kevent_demo_bench_run(s, method, n, &ns);
-	if (ret)
-		goto out_unlock;
-	s->bench.method = method;
-	s->bench.n = n;
-	s->bench.total_ns = ns;
-
-out_unlock:
-	mutex_unlock(&kevent_demo_lock);
-
-	return ret ?: count;
+	/* A change made in process context, notified there */
+	spin_lock_irq(&s->lock);
+	strscpy(s->label, label, sizeof(s->label));
+	kevent_source_notify(&s->src[KEVENT_DEMO_LABEL]);
+	spin_unlock_irq(&s->lock);
+	return count;
 }
 
-static ssize_t kevent_demo_bench_read(struct file *file, char __user *ubuf,
-				      size_t count, loff_t *ppos)
-{
-	struct kevent_demo_sensor *s = file->private_data;
-	char buf[96];
-	int len = 0;
-
-	mutex_lock(&kevent_demo_lock);
-	if (s->bench.method >= 0)
-		len = scnprintf(buf, sizeof(buf), "%s %u %llu %llu\n",
-				kevent_demo_bench_names[s->bench.method],
-				s->bench.n, s->bench.total_ns,
-				div_u64(s->bench.total_ns, s->bench.n));
-	mutex_unlock(&kevent_demo_lock);
-
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-static const struct file_operations kevent_demo_bench_fops = {
+static const struct file_operations label_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.read = kevent_demo_bench_read,
-	.write = kevent_demo_bench_write,
+	.write = label_write,
 };
 
-static void kevent_demo_debugfs_init(void)
+static int unplug_set(void *data, u64 val)
 {
-	struct dentry *dir;
-	unsigned int i;
+	struct kevent_demo_sensor *s = data;
+	struct platform_device *pdev;
 
-	kevent_demo_debugfs = debugfs_create_dir("kevent_demo", NULL);
+	if (val != 1)
+		return -EINVAL;
+	pdev = xchg(&s->pdev, NULL);
+	if (!pdev)
+		return -ENODEV;
 
-	for (i = 0; i < kevent_demo_count; i++) {
-		struct kevent_demo_sensor *s = &kevent_demo_sensors[i];
-
-		dir = debugfs_create_dir(dev_name(&s->pdev->dev),
-					 kevent_demo_debugfs);
-		debugfs_create_file("temperature", 0200, dir, s,
-				    &kevent_demo_temperature_fops);
-		debugfs_create_file("label", 0200, dir, s,
-				    &kevent_demo_label_fops);
-		debugfs_create_file("storm", 0200, dir, s,
-				    &kevent_demo_storm_fops);
-		debugfs_create_file("unplug", 0200, dir, s,
-				    &kevent_demo_unplug_fops);
-		debugfs_create_file("notify", 0200, dir, s,
-				    &kevent_demo_notify_fops);
-		debugfs_create_file("churn", 0600, dir, s,
-				    &kevent_demo_churn_fops);
-		debugfs_create_file("bench", 0600, dir, s,
-				    &kevent_demo_bench_fops);
-	}
+	/* The event goes out first: a read of the temperature then fails */
+	spin_lock_irq(&s->lock);
+	s->unplugged = true;
+	kevent_source_notify(&s->src[KEVENT_DEMO_TEMPERATURE]);
+	spin_unlock_irq(&s->lock);
+	platform_device_unregister(pdev);
+	return 0;
 }
+DEFINE_DEBUGFS_ATTRIBUTE(unplug_fops, NULL, unplug_set, "%llu\n");
 
-static void kevent_demo_unregister_devices(void)
+/* Not __exit: the error path of kevent_demo_init() calls it too */
+static void kevent_demo_exit(void)
 {
 	unsigned int i;
 
-	mutex_lock(&kevent_demo_lock);
-	for (i = 0; i < kevent_demo_count; i++) {
+	/* Waits for the controls' writers, which use the devices */
+	debugfs_remove_recursive(kevent_demo_debugfs);
+	for (i = 0; i < sensors; i++)
 		platform_device_unregister(kevent_demo_sensors[i].pdev);
-		kevent_demo_sensors[i].pdev = NULL;
-	}
-	mutex_unlock(&kevent_demo_lock);
+	platform_driver_unregister(&kevent_demo_driver);
+	kfree(kevent_demo_sensors);
 }
 
 static int __init kevent_demo_init(void)
 {
-	struct platform_device *pdev;
+	struct kevent_demo_sensor *s;
+	struct dentry *dir;
 	unsigned int i;
 	int ret;
 
-	if (sensors < 1 || sensors > KEVENT_DEMO_MAX_SENSORS) {
-		pr_err("sensors=%u is out of range 1-%d\n", sensors,
-		       KEVENT_DEMO_MAX_SENSORS);
+	if (!sensors || sensors > 1024)
 		return -EINVAL;
-	}
-	if (extra_sources > KEVENT_DEMO_MAX_EXTRA) {
-		pr_err("extra_sources=%u is out of range 0-%zu\n",
-		       extra_sources, KEVENT_DEMO_MAX_EXTRA);
-		return -EINVAL;
-	}
-
-	kevent_demo_sensors = kcalloc(sensors, sizeof(*kevent_demo_sensors),
-				      GFP_KERNEL);
+	kevent_demo_sensors = kcalloc(sensors, sizeof(*s), GFP_KERNEL);
 	if (!kevent_demo_sensors)
 		return -ENOMEM;
-	kevent_demo_count = sensors;
-
-	for (i = 0; i < kevent_demo_count; i++) {
-		struct kevent_demo_sensor *s = &kevent_demo_sensors[i];
-
-		spin_lock_init(&s->lock);
-		mutex_init(&s->src_lock);
-		INIT_WORK(&s->alarm_work, kevent_demo_alarm_work);
-		s->temperature = KEVENT_DEMO_TEMPERATURE;
-		s->temp_max = KEVENT_DEMO_TEMP_MAX;
-		s->bench.method = -1;
-		s->label_len = scnprintf(s->label, sizeof(s->label),
-					 "sensor %u", i);
-	}
-
 	ret = platform_driver_register(&kevent_demo_driver);
-	if (ret)
-		goto out_free_sensors;
-
-	for (i = 0; i < kevent_demo_count; i++) {
-		pdev = platform_device_register_simple(KEVENT_DEMO_NAME, i,
-						       NULL, 0);
-		if (IS_ERR(pdev)) {
-			ret = PTR_ERR(pdev);
-			goto out_unregister_devices;
-		}
-		kevent_demo_sensors[i].pdev = pdev;
+	if (ret) {
+		kfree(kevent_demo_sensors);
+		return ret;
 	}
 
-	kevent_demo_debugfs_init();
+	kevent_demo_debugfs = debugfs_create_dir("kevent_demo", NULL);
+	for (i = 0; i < sensors; i++) {
+		s = &kevent_demo_sensors[i];
+		spin_lock_init(&s->lock);
+		s->temperature = 25000;
+		snprintf(s->label, sizeof(s->label), "sensor %u", i);
 
+		s->pdev = platform_device_register_simple("kevent-demo", i,
+							  NULL, 0);
+		if (IS_ERR(s->pdev)) {
+			ret = PTR_ERR(s->pdev);
+			s->pdev = NULL;
+			kevent_demo_exit();
+			return ret;
+		}
+		dir = debugfs_create_dir(dev_name(&s->pdev->dev),
+					 kevent_demo_debugfs);
+		debugfs_create_file_unsafe("temperature", 0200, dir, s,
+					   &temperature_fops);
+		debugfs_create_file("label", 0200, dir, s, &label_fops);
+		debugfs_create_file_unsafe("unplug", 0200, dir, s,
+					   &unplug_fops);
+	}
 	return 0;
-
-out_unregister_devices:
-	kevent_demo_unregister_devices();
-	platform_driver_unregister(&kevent_demo_driver);
-out_free_sensors:
-	kfree(kevent_demo_sensors);
-
-	return ret;
 }
-
-static void __exit kevent_demo_exit(void)
-{
-	/* Waits for writers of the controls, which use the devices */
-	debugfs_remove_recursive(kevent_demo_debugfs);
-	kevent_demo_unregister_devices();
-	platform_driver_unregister(&kevent_demo_driver);
-	kfree(kevent_demo_sensors);
-}
-
 module_init(kevent_demo_init);
 module_exit(kevent_demo_exit);
 
-MODULE_DESCRIPTION("Simulated sensors that send kevent events");
+MODULE_DESCRIPTION("Simulated sensors whose attributes are kevent sources");
 MODULE_LICENSE("GPL");

@@ -128,7 +128,7 @@ setup()
 	run --separate-stderr "$render" "$raw"
 	assert_success
 	assert_line 'are the result. Every number on this page was measured in this run; none'
-	assert_line '[`bench/raw.txt`](bench/raw.txt). The'
+	assert_line '[`bench/raw.txt`](bench/raw.txt). The sensor `kevent-sensor-test.0` of'
 	assert_line 'is in [`performance-notes.md`](performance-notes.md); its figures come from'
 	refute_line --partial 'What limits each result'
 }

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers of the VM suites: load the modules, drive the demo sensor, run
-# kevent-watch in the background and wait for what it prints.
+# Helpers of the VM suites: load the modules, drive the sensors of the demo
+# or of the test driver, run kevent-watch in the background and wait for what
+# it prints.
 
 load ../test_helper/common
 
@@ -14,11 +15,17 @@ KEVENT_TEST_POWER=${KEVENT_TEST_POWER:-$KEVENT_TOP/build/test_power/test_power.k
 KEVENT_TEST_DRIVER=${KEVENT_TEST_DRIVER:-$KEVENT_TOP/build/kevent-test/kevent_test.ko}
 # kevent_stock_hwmon.ko, built with it: an hwmon sensor that uses no kevent
 KEVENT_STOCK_HWMON=${KEVENT_TEST_DRIVER%/*}/kevent_stock_hwmon.ko
+# kevent_sensor_test.ko, built with it: the demo's sensors, named
+# kevent-sensor-test.N, with the controls that exist only for tests and
+# benchmarks (storm, notify, churn, bench) and the extra_sources parameter
+KEVENT_SENSOR_TEST=${KEVENT_TEST_DRIVER%/*}/kevent_sensor_test.ko
 TEST_DBG=/sys/kernel/debug/kevent_test
 DEMO_SYS=/sys/devices/platform
 DEMO_DBG=/sys/kernel/debug/kevent_demo
+SENSOR_TEST_DBG=/sys/kernel/debug/kevent_sensor_test
 
-# modules_load [DEMO_PARAMS...]: insert kevent.ko and kevent_demo.ko
+# modules_load [DEMO_PARAMS...]: insert kevent.ko and kevent_demo.ko, the
+# example driver: sensors kevent-demo.N, controls temperature, label, unplug
 modules_load()
 {
 	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
@@ -26,17 +33,37 @@ modules_load()
 		insmod "$KEVENT_MODULE_DIR/kevent_demo.ko" "$@"
 }
 
-# modules_unload: remove both modules if they are loaded
+# sensor_test_load [PARAMS...]: insert kevent.ko and the test driver
+# kevent_sensor_test.ko: sensors kevent-sensor-test.N, with every control
+sensor_test_load()
+{
+	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
+	lsmod | grep -q '^kevent_sensor_test ' ||
+		insmod "$KEVENT_SENSOR_TEST" "$@"
+}
+
+# modules_unload: remove the sensor drivers and kevent.ko if they are loaded
 modules_unload()
 {
 	if lsmod | grep -q '^kevent_demo '; then rmmod kevent_demo; fi
+	if lsmod | grep -q '^kevent_sensor_test '; then
+		rmmod kevent_sensor_test
+	fi
 	if lsmod | grep -q '^kevent '; then rmmod kevent; fi
 }
 
-# demo_set N CONTROL VALUE: write VALUE to the debugfs CONTROL of sensor N
+# demo_set N CONTROL VALUE: write VALUE to the debugfs CONTROL of demo
+# sensor N
 demo_set()
 {
 	printf '%s' "$3" > "$DEMO_DBG/kevent-demo.$1/$2"
+}
+
+# sensor_test_set N CONTROL VALUE: write VALUE to the debugfs CONTROL of the
+# test driver's sensor N
+sensor_test_set()
+{
+	printf '%s' "$3" > "$SENSOR_TEST_DBG/kevent-sensor-test.$1/$2"
 }
 
 # is_waiting PID: the process sleeps in a poll, epoll or receive call, as

@@ -2,20 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # Allocation failures injected into kevent one at a time (failslab and
 # fail_page_alloc, driven by /proc/thread-self/fail-nth through
-# test/tools/fail-nth): while it sends events, answers requests and loads,
+# test/tools/fail-nth, and fail_function), with the sensors of the test
+# driver kevent_sensor_test.ko, whose notify control sends an event, and
+# those of the demo: while it sends events, answers requests and loads,
 # each failure is returned as an error or counted, listeners still get the
 # final value, nothing crashes, and the harness's kmemleak scan at the end
 # of the run finds nothing left behind.
 
 FI=/sys/kernel/debug
-SENSOR0=/devices/platform/kevent-demo.0
+SENSOR0=/devices/platform/kevent-sensor-test.0
 
 setup()
 {
 	load ../test_helper/kevent
 	FAIL_NTH=$KEVENT_TOP/test/tools/fail-nth
 	STATS=$KEVENT_TOP/test/tools/kevent-stats
-	modules_load
+	sensor_test_load
 }
 
 teardown()
@@ -101,7 +103,7 @@ sweep_ok()
 	# objects) can come and go between runs and shift the count by one, so
 	# a sweep may step over an allocation: sweep up to three times.
 	for _ in 1 2 3; do
-		run "$FAIL_NTH" write "$DEMO_DBG/kevent-demo.0/notify" label
+		run "$FAIL_NTH" write "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify" label
 		assert_success
 		sweep_ok 5
 		assert_line --regexp '^errno ENOMEM: [0-9]+$'
@@ -116,7 +118,7 @@ sweep_ok()
 
 	# The listener saw the loss: at the latest with the next event, an
 	# overrun record, the state of every source, and the event
-	demo_set 0 label final
+	sensor_test_set 0 label final
 	for _ in $(seq 100); do
 		grep -q '"value":"final"' "$WATCH_OUT" && break
 		sleep 0.2
@@ -129,8 +131,8 @@ sweep_ok()
 }
 
 @test "every allocation of the stats request and of the dumps fails once: each ends with an answer or an error" {
-	demo_set 0 temperature 1
-	demo_set 1 label x
+	sensor_test_set 0 temperature 1
+	sensor_test_set 1 label x
 	inject_on failslab
 	inject_on fail_page_alloc
 
@@ -149,8 +151,8 @@ sweep_ok()
 	inject_off fail_page_alloc
 	run "$KEVENT_WATCH" --list --format '%p %a\n'
 	assert_success
-	assert_line '/devices/platform/kevent-demo.0 temperature'
-	assert_line '/devices/platform/kevent-demo.1 label'
+	assert_line '/devices/platform/kevent-sensor-test.0 temperature'
+	assert_line '/devices/platform/kevent-sensor-test.1 label'
 }
 
 @test "every allocation of loading kevent.ko fails once: the load fails cleanly or works" {
@@ -166,20 +168,22 @@ sweep_ok()
 	# Afterwards it loads and works
 	inject_off failslab
 	inject_off fail_page_alloc
-	modules_load
+	sensor_test_load
 	watch_start --json --path "$SENSOR0" --attr temperature
-	demo_set 0 temperature 4321
+	sensor_test_set 0 temperature 4321
 	watch_lines 1 20
 	run jq -r .value "$WATCH_OUT"
 	assert_output 4321
 }
 
-# Binding, not loading, kevent_demo: the failures go to its probe, which
-# adds the sources, and not to the module loader, whose error paths are not
-# under test.
+# Binding, not loading, kevent_demo, the example driver: the failures go to
+# its probe, which registers the sources, and not to the module loader,
+# whose error paths are not under test.
 @test "every allocation of the demo's probe, which adds its sources, fails once: nothing is left behind" {
 	local drv=/sys/bus/platform/drivers/kevent-demo
 
+	modules_unload
+	modules_load
 	echo kevent-demo.0 > "$drv/unbind"
 	echo kevent-demo.1 > "$drv/unbind"
 	run "$KEVENT_WATCH" --list --format '%p %a\n'
@@ -202,8 +206,8 @@ sweep_ok()
 	assert_success
 	assert_line 'sources 0'
 	echo kevent-demo.0 > "$drv/bind"
-	run "$KEVENT_WATCH" --list --format '%a=%v\n' --path "$SENSOR0" \
-		--attr temperature
+	run "$KEVENT_WATCH" --list --format '%a=%v\n' \
+		--path /devices/platform/kevent-demo.0 --attr temperature
 	assert_output temperature=25000
 }
 
@@ -222,7 +226,7 @@ sweep_ok()
 	echo -1 > "$fail/times"
 	echo 0 > "$fail/verbose"
 	for i in $(seq 600); do
-		echo label > "$DEMO_DBG/kevent-demo.0/notify"
+		echo label > "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
 	done
 	echo > "$fail/inject"
 
@@ -242,7 +246,7 @@ sweep_ok()
 
 	[ -d "$fail" ]
 	watch_start --json --class general
-	echo label > "$DEMO_DBG/kevent-demo.0/notify"
+	echo label > "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
 	watch_lines 1
 	failed=$(stat failed)
 	echo kevent_event_msg_new > "$fail/inject"
@@ -251,12 +255,12 @@ sweep_ok()
 	echo 3 > "$fail/times"
 	echo 0 > "$fail/verbose"
 	for i in 1 2 3; do
-		echo label > "$DEMO_DBG/kevent-demo.0/notify"
+		echo label > "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
 	done
 	echo > "$fail/inject"
 	assert_equal "$(stat failed)" $((failed + 3))
 
-	echo label > "$DEMO_DBG/kevent-demo.0/notify"
+	echo label > "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
 	wait_json 'map(select(.type == "event")) | length == 2'
 	run jq -c -s 'map(select(.type != "state")) | map(.type + ":" + (.lost // "" | tostring))' "$WATCH_OUT"
 	assert_output '["event:","overrun:3","event:"]'

@@ -9,8 +9,8 @@
 setup()
 {
 	load ../test_helper/kevent
-	modules_load
-	CHURN=$DEMO_DBG/kevent-demo.0/churn
+	sensor_test_load
+	CHURN=$SENSOR_TEST_DBG/kevent-sensor-test.0/churn
 	STATS=$KEVENT_TOP/test/tools/kevent-stats
 }
 
@@ -27,7 +27,7 @@ teardown()
 	[ "$(nproc)" -ge 2 ]
 
 	stats_before=$("$STATS")
-	watch_start --json --path /devices/platform/kevent-demo.0 \
+	watch_start --json --path /devices/platform/kevent-sensor-test.0 \
 		--attr temperature
 	printf '%s' "$secs" > "$CHURN"
 	read -r _ cycles _ notifies _ failures < "$CHURN"
@@ -54,10 +54,10 @@ teardown()
 
 	# The source is back, once, and still works; the listener, which may
 	# have overrun meanwhile, goes on and reports its current value
-	run "$KEVENT_WATCH" --list --path /devices/platform/kevent-demo.0 \
+	run "$KEVENT_WATCH" --list --path /devices/platform/kevent-sensor-test.0 \
 		--attr temperature --format '%a\n'
 	assert_output temperature
-	demo_set 0 temperature 4242
+	sensor_test_set 0 temperature 4242
 	end=$((SECONDS + 60))
 	while [ "$SECONDS" -lt "$end" ]; do
 		[ "$(jq -rs 'map(select(.attr == "temperature")) | .[-1].value' \

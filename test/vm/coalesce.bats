@@ -5,12 +5,12 @@
 # event; no notification is lost and the last change is always reported.
 
 COALESCE=/sys/module/kevent/parameters/coalesce_ms
-SENSOR0=/devices/platform/kevent-demo.0
+SENSOR0=/devices/platform/kevent-sensor-test.0
 
 setup()
 {
 	load ../test_helper/kevent
-	modules_load
+	sensor_test_load
 	ORIG_WINDOW=$(cat "$COALESCE")
 }
 
@@ -62,9 +62,9 @@ wait_folded()
 	local window=100 n=1000000 events span final
 
 	echo "$window" > "$COALESCE"
-	demo_set 0 temperature 0
+	sensor_test_set 0 temperature 0
 	watch_start --json --path "$SENSOR0" --attr temperature
-	demo_set 0 storm "$n"
+	sensor_test_set 0 storm "$n"
 	wait_folded "$n" 120
 	final=$(cat "/sys$SENSOR0/temperature")
 	assert_equal "$final" "$n"
@@ -94,10 +94,10 @@ wait_folded()
 @test "a notification after a quiet time goes out at once, later ones trail the window" {
 	echo 3000 > "$COALESCE"
 	watch_start --json --path "$SENSOR0" --attr temperature
-	demo_set 0 temperature 30001
+	sensor_test_set 0 temperature 30001
 	watch_lines 1 20
-	demo_set 0 temperature 30002
-	demo_set 0 temperature 30003
+	sensor_test_set 0 temperature 30002
+	sensor_test_set 0 temperature 30003
 	watch_lines 2 20
 	run jq -s -c '[.[] | [.value, .coalesced]]' "$WATCH_OUT"
 	assert_output '[["30001",0],["30003",1]]'
@@ -117,7 +117,7 @@ wait_folded()
 	echo 3000 > "$COALESCE"
 	watch_start --json --path "$SENSOR0" --attr temperature
 	read -r before _ < /proc/uptime
-	demo_set 0 temperature 30001
+	sensor_test_set 0 temperature 30001
 	watch_lines 1 20
 	run jq -r '.time - '"$before" "$WATCH_OUT"
 	echo "sent $output s after the notification" >&2
@@ -130,12 +130,12 @@ wait_folded()
 @test "removing a source sends its folded notifications at once" {
 	echo 10000 > "$COALESCE"
 	watch_start --json --path "$SENSOR0" --attr temperature
-	demo_set 0 temperature 1
+	sensor_test_set 0 temperature 1
 	watch_lines 1 20
-	demo_set 0 temperature 2
-	demo_set 0 temperature 3
+	sensor_test_set 0 temperature 2
+	sensor_test_set 0 temperature 3
 	# Within the 10 s window: unplugging removes the source, which sends
-	demo_set 0 unplug 1
+	sensor_test_set 0 unplug 1
 	watch_lines 2 5
 	run jq -s -c '[.[] | [.coalesced, .error]]' "$WATCH_OUT"
 	assert_output '[[0,null],[2,"ENODEV"]]'
@@ -143,9 +143,9 @@ wait_folded()
 
 @test "with a window of 0, notifications fold only while an event is queued" {
 	echo 0 > "$COALESCE"
-	demo_set 0 temperature 0
+	sensor_test_set 0 temperature 0
 	watch_start --json --path "$SENSOR0" --attr temperature
-	demo_set 0 storm 20000
+	sensor_test_set 0 storm 20000
 	wait_folded 20000 60
 	run jq -s -e '.[-1].value == "20000"' "$WATCH_OUT"
 	assert_success

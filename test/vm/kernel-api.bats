@@ -1,12 +1,12 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # kevent_notify() refuses bad names and missing attributes with an error
-# and sends nothing (driven through the demo's debugfs "notify" hook).
+# and sends nothing (driven through the test driver's debugfs "notify" hook).
 
 setup()
 {
 	load ../test_helper/kevent
-	modules_load
+	sensor_test_load
 }
 
 teardown()
@@ -19,7 +19,7 @@ teardown()
 # error message (from the shell) in $output, status in $status
 notify_hook()
 {
-	run bash -c 'printf "%s" "$2" > "$1"' _ "$DEMO_DBG/kevent-demo.$1/notify" "$2"
+	run bash -c 'printf "%s" "$2" > "$1"' _ "$SENSOR_TEST_DBG/kevent-sensor-test.$1/notify" "$2"
 }
 
 @test "kevent_notify with a name not in the registry is -EINVAL and sends nothing" {
@@ -62,13 +62,13 @@ notify_hook()
 	assert_success
 	watch_wait 20
 	run jq -r '"\(.path) \(.attr) \(.value)"' "$WATCH_OUT"
-	assert_output '/devices/platform/kevent-demo.1 label sensor 1'
+	assert_output '/devices/platform/kevent-sensor-test.1 label sensor 1'
 }
 
 @test "a storm of notifications from atomic context ends with the final value reported" {
-	demo_set 0 temperature 0
+	sensor_test_set 0 temperature 0
 	watch_start --json --timeout 6
-	demo_set 0 storm 5000
+	sensor_test_set 0 storm 5000
 	watch_wait 30
 	assert_equal "$WATCH_STATUS" 0
 	run jq -s -e '(.[-1].value == "5000") and
@@ -78,12 +78,12 @@ notify_hook()
 
 @test "a notification wakes poll() on the sysfs attribute (kernfs_notify)" {
 	run timeout 20 bash -c '
-		f=$1/kevent-demo.0/temperature
+		f=$1/kevent-sensor-test.0/temperature
 		exec 4< "$f"; cat <&4 > /dev/null
-		( sleep 1; printf 777 > "$2/kevent-demo.0/temperature" ) &
+		( sleep 1; printf 777 > "$2/kevent-sensor-test.0/temperature" ) &
 		python3 -c "
 import select, sys
 p = select.poll(); p.register(4, select.POLLPRI | select.POLLERR)
-sys.exit(0 if p.poll(15000) else 1)"' _ "$DEMO_SYS" "$DEMO_DBG"
+sys.exit(0 if p.poll(15000) else 1)"' _ "$DEMO_SYS" "$SENSOR_TEST_DBG"
 	assert_success
 }

@@ -8,7 +8,7 @@
 setup()
 {
 	load ../test_helper/kevent
-	modules_load
+	sensor_test_load
 	ONCE=$KEVENT_TOP/test/tools/kevent-once
 }
 
@@ -28,7 +28,7 @@ teardown()
 	watch_spawn "$ONCE" general 3000
 	# Stopped, so that the events queue up and are taken in batches
 	kill -STOP "$WATCH_PID"
-	exec {fd}> "$DEMO_DBG/kevent-demo.0/notify"
+	exec {fd}> "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
 	for i in $(seq 100); do
 		# One event, sent before the write returns
 		printf label >&"$fd"
@@ -37,7 +37,7 @@ teardown()
 	kill -CONT "$WATCH_PID"
 	watch_wait 60
 	assert_equal "$WATCH_STATUS" 0
-	run awk '$2 == "/devices/platform/kevent-demo.0" && $3 == "label" { print $1 }' "$WATCH_OUT"
+	run awk '$2 == "/devices/platform/kevent-sensor-test.0" && $3 == "label" { print $1 }' "$WATCH_OUT"
 	assert_equal "${#lines[@]}" 100
 	run bash -c "awk '{ print \$1 }' '$WATCH_OUT' | sort -u | wc -l"
 	assert_output 100

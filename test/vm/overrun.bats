@@ -8,9 +8,9 @@ setup()
 {
 	load ../test_helper/kevent
 	modules_unload
-	modules_load
+	sensor_test_load
 	COALESCE=/sys/module/kevent/parameters/coalesce_ms
-	SENSOR0=/devices/platform/kevent-demo.0
+	SENSOR0=/devices/platform/kevent-sensor-test.0
 }
 
 teardown()
@@ -28,7 +28,7 @@ burst()
 	local i
 
 	for i in $(seq "$1"); do
-		demo_set 0 notify label
+		sensor_test_set 0 notify label
 	done
 }
 
@@ -39,7 +39,7 @@ burst()
 
 	watch_start --json --rcvbuf 4096
 	kill -STOP "$WATCH_PID"
-	demo_set 0 storm 100000
+	sensor_test_set 0 storm 100000
 	# The last of the storm's events goes out from a work item
 	sleep 2
 	# Even without a window, the notifications made while an event is
@@ -49,7 +49,7 @@ burst()
 	burst 40
 	kill -CONT "$WATCH_PID"
 
-	final=$(cat "$DEMO_SYS/kevent-demo.0/temperature")
+	final=$(cat "$DEMO_SYS/kevent-sensor-test.0/temperature")
 	assert_equal "$final" $((25000 + 100000))
 
 	# An overrun record, and after it sensor 0's temperature at its final
@@ -68,7 +68,7 @@ burst()
 	assert_output true
 
 	# It keeps going
-	demo_set 0 temperature 42000
+	sensor_test_set 0 temperature 42000
 	wait_json 'any(.type == "event" and .path == "'"$SENSOR0"'" and
 			.attr == "temperature" and .value == "42000")'
 	run kill -0 "$WATCH_PID"

@@ -18,11 +18,12 @@ teardown()
 	modules_unload
 }
 
-# load_kevent [PARAMS...]: insert kevent.ko with PARAMS, then the demo driver
+# load_kevent [PARAMS...]: insert kevent.ko with PARAMS, then the test driver
+# kevent_sensor_test.ko, whose notify control the tests use
 load_kevent()
 {
 	insmod "$KEVENT_MODULE_DIR/kevent.ko" "$@"
-	modules_load
+	sensor_test_load
 }
 
 # replay_last_seq: sequence number of the newest event the kernel holds, or
@@ -50,7 +51,7 @@ wait_seq()
 # sent (and recorded) before the write returns
 notify()
 {
-	demo_set "$1" notify "$2"
+	sensor_test_set "$1" notify "$2"
 }
 
 # test_notify N: N events, each sent (and recorded) before its write
@@ -124,23 +125,23 @@ EOF
 @test "--replay after 10 events with no listener prints them in order, then streams a live one once" {
 	load_kevent
 	for i in $(seq 10); do
-		demo_set 0 temperature $((30000 + i))
+		sensor_test_set 0 temperature $((30000 + i))
 		wait_seq "$i"
 	done
 
 	watch_start --replay --json --count 11
 	watch_lines 10
-	demo_set 1 temperature 31000
+	sensor_test_set 1 temperature 31000
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run jq -c -s '[.[] | .seq]' "$WATCH_OUT"
 	assert_output '[1,2,3,4,5,6,7,8,9,10,11]'
 	# Replayed events are reported like live ones, with the value now
 	run jq -r -s '.[:10][] | [.type, .path, .attr, .value] | join(" ")' "$WATCH_OUT"
-	assert_equal "$(sort -u <<< "$output")" "event /devices/platform/kevent-demo.0 temperature 30010"
+	assert_equal "$(sort -u <<< "$output")" "event /devices/platform/kevent-sensor-test.0 temperature 30010"
 	assert_equal "${#lines[@]}" 10
 	run jq -r -s '.[10] | [.type, .path, .value] | join(" ")' "$WATCH_OUT"
-	assert_output "event /devices/platform/kevent-demo.1 31000"
+	assert_output "event /devices/platform/kevent-sensor-test.1 31000"
 
 	# The same in the text format, as the first lines
 	run "$KEVENT_WATCH" --replay --timeout 0 --format '%s %a'
@@ -173,7 +174,7 @@ EOF
 		i=0
 		while ! [ -e "$BATS_TEST_TMPDIR/stop" ]; do
 			i=$((i + 1))
-			demo_set $((i % 2)) temperature $((30000 + i))
+			sensor_test_set $((i % 2)) temperature $((30000 + i))
 		done
 	) &
 	writer=$!
@@ -296,27 +297,27 @@ EOF
 	load_kevent
 	watch_start --coldplug --json --count 1
 	watch_lines 6
-	demo_set 1 temperature 42000
+	sensor_test_set 1 temperature 42000
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run jq -r -s 'length' "$WATCH_OUT"
 	assert_output 7
 	run jq -r -s '.[:6][] | [.type, .path, .attr] | join(" ")' "$WATCH_OUT"
 	assert_equal "$(sort -u <<< "$output" | wc -l)" 6
-	assert_equal "$(grep -c '^state /devices/platform/kevent-demo\.[01] \(temperature\|label\|calibration\)$' <<< "$output")" 6
+	assert_equal "$(grep -c '^state /devices/platform/kevent-sensor-test\.[01] \(temperature\|label\|calibration\)$' <<< "$output")" 6
 	run jq -r -s '.[6] | [.type, .path, .attr, .value] | join(" ")' "$WATCH_OUT"
-	assert_output "event /devices/platform/kevent-demo.1 temperature 42000"
+	assert_output "event /devices/platform/kevent-sensor-test.1 temperature 42000"
 }
 
 @test "--coldplug --replay prints the states, then the replayed events, then live ones" {
 	load_kevent
-	demo_set 0 temperature 30001
+	sensor_test_set 0 temperature 30001
 	wait_seq 1
-	demo_set 1 label hello
+	sensor_test_set 1 label hello
 	wait_seq 2
 	watch_start --coldplug --replay --format '%s %a %v'
 	watch_lines 8
-	demo_set 0 temperature 30002
+	sensor_test_set 0 temperature 30002
 	watch_lines 9
 	run cat "$WATCH_OUT"
 	assert_equal "${#lines[@]}" 9

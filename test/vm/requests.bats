@@ -9,7 +9,7 @@
 setup_file()
 {
 	load ../test_helper/kevent
-	modules_load
+	sensor_test_load
 }
 
 teardown_file()
@@ -81,7 +81,7 @@ answered()
 
 @test "valid requests are answered: sources, sources of a class, replay, stats" {
 	answered "${SOURCES[@]}"
-	# temperature, label and calibration of the two demo sensors
+	# temperature, label and calibration of the two sensors
 	[ "$ANSWERED" -ge 6 ]
 	sources=$ANSWERED
 	answered "${SOURCES[@]}" class:u32:2
@@ -91,7 +91,7 @@ answered()
 	[ "$ANSWERED" -ge 4 ]
 	[ "$ANSWERED" -lt "$sources" ]
 
-	demo_set 0 temperature 30000
+	sensor_test_set 0 temperature 30000
 	answered "${REPLAY[@]}"
 	[ "$ANSWERED" -ge 1 ]
 	answered "${REPLAY[@]}" seq:u64:0
@@ -209,7 +209,7 @@ fuzz_ok()
 }
 
 # family_works: the family answers valid requests, and kevent-watch --list
-# lists the demo sensors
+# lists the sensors
 family_works()
 {
 	answered "${SOURCES[@]}"
@@ -217,8 +217,8 @@ family_works()
 	answered "${STATS[@]}"
 	[ "$ANSWERED" -eq 1 ]
 	run -0 --separate-stderr "$KEVENT_WATCH" --list
-	assert_line --regexp '^STATE.* /devices/platform/kevent-demo\.0 temperature='
-	assert_line --regexp '^STATE.* /devices/platform/kevent-demo\.1 label='
+	assert_line --regexp '^STATE.* /devices/platform/kevent-sensor-test\.0 temperature='
+	assert_line --regexp '^STATE.* /devices/platform/kevent-sensor-test\.1 label='
 }
 
 @test "10000 random requests are each answered, and the family works as before" {
@@ -239,8 +239,8 @@ family_works()
 	# Events all along, so that replay dumps meet a ring that moves
 	(
 		while ! [ -e "$BATS_TEST_TMPDIR/stop" ]; do
-			demo_set 0 temperature $((20000 + RANDOM))
-			demo_set 1 storm 100
+			sensor_test_set 0 temperature $((20000 + RANDOM))
+			sensor_test_set 1 storm 100
 		done
 	) 3>&- &
 	events=$!

@@ -3,11 +3,11 @@
 # The driver API safe by construction (kevent_test.ko, test/kernel/): a
 # source notified while it is unregistered, paths too long for a message,
 # a listener that never reads, a coalescing window shortened while open,
-# the demo's churn racing an unbind. The debug kernel runs it too, with
-# KASAN, lockdep and kmemleak watching.
+# the churn of kevent_sensor_test.ko racing an unbind. The debug kernel runs
+# it too, with KASAN, lockdep and kmemleak watching.
 
 TEST_DRV=/sys/bus/platform/drivers/kevent-test
-DEMO_DRV=/sys/bus/platform/drivers/kevent-demo
+SENSOR_TEST_DRV=/sys/bus/platform/drivers/kevent-sensor-test
 TEST_DEV=/devices/platform/kevent-test.0
 
 setup()
@@ -15,7 +15,7 @@ setup()
 	load ../test_helper/kevent
 	STATS=$KEVENT_TOP/test/tools/kevent-stats
 	HOG=$KEVENT_TOP/test/tools/kevent-hog
-	modules_load
+	sensor_test_load
 }
 
 teardown()
@@ -87,7 +87,7 @@ deep_path()
 	run "$KEVENT_WATCH" --list --format '%p %a\n'
 	assert_success
 	refute_output --partial /kernel/kevent_test/
-	assert_line '/devices/platform/kevent-demo.1 label'
+	assert_line '/devices/platform/kevent-sensor-test.1 label'
 }
 
 @test "a source of the longest path allowed is listed with every other source, and its events and replay carry it" {
@@ -107,7 +107,7 @@ deep_path()
 	run "$KEVENT_WATCH" --list --format '%p %a\n'
 	assert_success
 	assert_line "$deep label"
-	assert_line '/devices/platform/kevent-demo.0 temperature'
+	assert_line '/devices/platform/kevent-sensor-test.0 temperature'
 	assert_line '/devices/platform/kevent-test.0 temperature'
 	run "$KEVENT_WATCH" --replay --timeout 1 --json --attr label
 	assert_success
@@ -163,7 +163,7 @@ deep_path()
 		local start=$EPOCHREALTIME i
 
 		for i in $(seq "$n"); do
-			echo label > "$DEMO_DBG/kevent-demo.0/notify"
+			echo label > "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
 		done
 		echo $(( (${EPOCHREALTIME/./} - ${start/./}) / 1000 ))
 	}
@@ -197,12 +197,12 @@ deep_path()
 
 @test "a shorter coalesce_ms ends a coalescing window already open" {
 	echo 10000 > /sys/module/kevent/parameters/coalesce_ms
-	watch_start --json --path /devices/platform/kevent-demo.0 \
+	watch_start --json --path /devices/platform/kevent-sensor-test.0 \
 		--attr temperature
 	# The first goes out at once and opens a 10 s window; the second waits
-	demo_set 0 temperature 1
+	sensor_test_set 0 temperature 1
 	watch_lines 1
-	demo_set 0 temperature 2
+	sensor_test_set 0 temperature 2
 	echo 10 > /sys/module/kevent/parameters/coalesce_ms
 
 	# The trailing event went out once the window was shortened, not 10 s
@@ -216,8 +216,8 @@ deep_path()
 	assert_success
 }
 
-@test "the demo's churn racing unbind and bind every 50 ms leaves no source behind" {
-	local churn=$DEMO_DBG/kevent-demo.0/churn end=$((SECONDS + 5))
+@test "the test driver's churn racing unbind and bind every 50 ms leaves no source behind" {
+	local churn=$SENSOR_TEST_DBG/kevent-sensor-test.0/churn end=$((SECONDS + 5))
 
 	# Churn, again as soon as an unbind has ended it (ENODEV)
 	(
@@ -227,17 +227,17 @@ deep_path()
 	) 2> /dev/null &
 	local churner=$!
 	while [ "$SECONDS" -lt "$end" ]; do
-		echo kevent-demo.0 > "$DEMO_DRV/unbind"
+		echo kevent-sensor-test.0 > "$SENSOR_TEST_DRV/unbind"
 		sleep 0.05
-		echo kevent-demo.0 > "$DEMO_DRV/bind"
+		echo kevent-sensor-test.0 > "$SENSOR_TEST_DRV/bind"
 		sleep 0.05
 	done
 	wait "$churner"
-	# Unbound, the sensor has no source; without the demo, none is left
-	echo kevent-demo.0 > "$DEMO_DRV/unbind"
-	run "$KEVENT_WATCH" --list --path /devices/platform/kevent-demo.0
+	# Unbound, the sensor has no source; without the test driver, none is left
+	echo kevent-sensor-test.0 > "$SENSOR_TEST_DRV/unbind"
+	run "$KEVENT_WATCH" --list --path /devices/platform/kevent-sensor-test.0
 	assert_output ''
-	rmmod kevent_demo
+	rmmod kevent_sensor_test
 	run "$STATS"
 	assert_line 'sources 0'
 	rmmod kevent

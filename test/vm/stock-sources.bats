@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The stock-kernel sources of kevent-watch: change uevents with NAME=<attr>
 # (--uevent) and sysfs files woken by sysfs_notify() (--poll), exercised by
-# the demo sensor's hwmon device, whose temp1_alarm flips when the
-# temperature crosses temp1_max.
+# the hwmon device of a sensor of the test driver, kevent_sensor_test.ko,
+# whose temp1_alarm flips when the temperature crosses temp1_max.
 
 setup()
 {
 	load ../test_helper/kevent
-	modules_load
+	sensor_test_load
 	HWMON=$(hwmon_dir 0)
 }
 
@@ -19,24 +19,24 @@ teardown()
 	modules_unload
 }
 
-# hwmon_dir N: the hwmon directory of demo sensor N below /sys
+# hwmon_dir N: the hwmon directory of the test driver's sensor N below /sys
 hwmon_dir()
 {
 	local d
 
-	for d in "$DEMO_SYS/kevent-demo.$1"/hwmon/hwmon*; do
+	for d in "$DEMO_SYS/kevent-sensor-test.$1"/hwmon/hwmon*; do
 		[ -d "$d" ] && echo "$d" && return 0
 	done
 	echo "sensor $1 has no hwmon device" >&2
 	return 1
 }
 
-@test "the demo hwmon device shows the temperature, temp1_max and temp1_alarm" {
+@test "the test driver's hwmon device shows the temperature, temp1_max and temp1_alarm" {
 	run cat "$HWMON/name" "$HWMON/temp1_input" "$HWMON/temp1_max" \
 		"$HWMON/temp1_alarm"
 	assert_success
-	assert_output $'kevent_demo\n25000\n80000\n0'
-	demo_set 0 temperature 81000
+	assert_output $'kevent_sensor_test\n25000\n80000\n0'
+	sensor_test_set 0 temperature 81000
 	run cat "$HWMON/temp1_input" "$HWMON/temp1_alarm"
 	assert_output $'81000\n1'
 	echo 90000 > "$HWMON/temp1_max"
@@ -46,7 +46,7 @@ hwmon_dir()
 
 @test "--uevent reports temp1_alarm with value 1 when the temperature goes above temp1_max" {
 	watch_start --uevent --json --count 1 --timeout 20
-	demo_set 0 temperature 81000
+	sensor_test_set 0 temperature 81000
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
@@ -61,7 +61,7 @@ hwmon_dir()
 
 @test "--poll on temp1_alarm reports it with value 1 when the temperature goes above temp1_max" {
 	watch_start --poll "$HWMON/temp1_alarm" --json --count 1 --timeout 20
-	demo_set 0 temperature 81000
+	sensor_test_set 0 temperature 81000
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
@@ -75,7 +75,7 @@ hwmon_dir()
 @test "--poll resolves /sys/class links to the kobject path, and text lines start with POLL" {
 	watch_start --poll "/sys/class/hwmon/${HWMON##*/}/temp1_alarm" \
 		--count 1 --timeout 20
-	demo_set 0 temperature 81000
+	sensor_test_set 0 temperature 81000
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
@@ -128,7 +128,7 @@ hwmon_dir()
 }
 
 @test "lowering the temperature below temp1_max reports temp1_alarm 0 from both stock sources" {
-	demo_set 0 temperature 81000
+	sensor_test_set 0 temperature 81000
 	watch_start --uevent --json --count 1 --timeout 20
 	uevent_out=$WATCH_OUT uevent_pid=$WATCH_PID
 	WATCH_OUT=$BATS_TEST_TMPDIR/poll.out
@@ -136,7 +136,7 @@ hwmon_dir()
 		--timeout 20 > "$WATCH_OUT" 2>&1 3>&- &
 	poll_pid=$!
 	for i in $(seq 100); do is_waiting "$poll_pid" && break; sleep 0.1; done
-	demo_set 0 temperature 30000
+	sensor_test_set 0 temperature 30000
 	wait "$poll_pid"
 	WATCH_PID=$uevent_pid
 	watch_wait 20
@@ -146,7 +146,7 @@ hwmon_dir()
 }
 
 @test "a write to temp1_max that flips the alarm is reported too" {
-	demo_set 0 temperature 50000
+	sensor_test_set 0 temperature 50000
 	watch_start --uevent --attr temp1_alarm --json --count 1 --timeout 20
 	echo 40000 > "$HWMON/temp1_max"
 	watch_wait 20
@@ -156,9 +156,9 @@ hwmon_dir()
 }
 
 @test "a storm crossing temp1_max from atomic context gives the alarm uevent" {
-	demo_set 0 temperature 79990
+	sensor_test_set 0 temperature 79990
 	watch_start --uevent --json --count 1 --timeout 20
-	demo_set 0 storm 100
+	sensor_test_set 0 storm 100
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run jq -c '[.source, .attr, .value]' "$WATCH_OUT"
@@ -169,9 +169,9 @@ hwmon_dir()
 
 @test "temperature changes that do not cross temp1_max send no uevent" {
 	watch_start --uevent --json --timeout 2
-	demo_set 0 temperature 30000
-	demo_set 0 temperature 79000
-	demo_set 1 temperature 40000
+	sensor_test_set 0 temperature 30000
+	sensor_test_set 0 temperature 79000
+	sensor_test_set 1 temperature 40000
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
@@ -188,7 +188,7 @@ hwmon_dir()
 	watch_start --uevent --json --count 1 --timeout 20
 	echo change > "$input/uevent"
 	# then an hwmon alarm, whose NAME= is an attribute
-	demo_set 0 temperature 81000
+	sensor_test_set 0 temperature 81000
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run jq -c '[.source, .attr, .subsystem]' "$WATCH_OUT"
@@ -204,7 +204,7 @@ hwmon_dir()
 
 @test "kevent events and --list states carry source kevent" {
 	watch_start --json --count 1
-	demo_set 0 temperature 43210
+	sensor_test_set 0 temperature 43210
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run jq -c '[.type, .source, .attr, .value]' "$WATCH_OUT"

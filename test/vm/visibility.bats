@@ -1,16 +1,16 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # Who may see what: the dumps of the sources and of the replay ring list an
-# attribute that others cannot read (the demo's calibration, 0400) only to
+# attribute that others cannot read (a sensor's calibration, 0400) only to
 # CAP_SYS_ADMIN; its live events go to every listener, as its uevents do,
 # and none carries a value (kevent(7), "Who may see what").
 
-SENSOR0=/devices/platform/kevent-demo.0
+SENSOR0=/devices/platform/kevent-sensor-test.0
 
 setup()
 {
 	load ../test_helper/kevent
-	modules_load
+	sensor_test_load
 }
 
 teardown()
@@ -38,8 +38,8 @@ as_nobody()
 }
 
 @test "as nobody, the replay leaves out the events of an attribute others cannot read; root sees them" {
-	echo calibration > "$DEMO_DBG/kevent-demo.0/notify"
-	echo label > "$DEMO_DBG/kevent-demo.0/notify"
+	echo calibration > "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
+	echo label > "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
 
 	run "$KEVENT_WATCH" --replay --timeout 1 --path "$SENSOR0" --format '%a\n'
 	assert_success
@@ -55,7 +55,7 @@ as_nobody()
 
 @test "as nobody, a live event of an attribute others cannot read arrives without its value" {
 	watch_start_as 65534 --json --path "$SENSOR0" --attr calibration
-	echo calibration > "$DEMO_DBG/kevent-demo.0/notify"
+	echo calibration > "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
 	watch_lines 1
 	run jq -r '"\(.attr) \(.value) \(.error)"' "$WATCH_OUT"
 	assert_output 'calibration null EACCES'

@@ -8,7 +8,7 @@
 setup()
 {
 	load ../test_helper/kevent
-	modules_load
+	sensor_test_load
 }
 
 teardown()
@@ -119,7 +119,7 @@ child_of()
 	# Variables of these names in kevent-watch's environment are replaced
 	KEVENT_VALUE=stale KEVENT_ERROR=stale watch_start --count 1 \
 		--exec "env | grep '^KEVENT_' | sort > '$env_out'"
-	demo_set 0 temperature 31500
+	sensor_test_set 0 temperature 31500
 	watch_end 20
 	assert_equal "$WATCH_STATUS" 0
 	# --exec without --json or --format prints no line of its own
@@ -131,7 +131,7 @@ child_of()
 	assert_line --regexp '^KEVENT_SEQ=[1-9][0-9]*$'
 	assert_line --regexp '^KEVENT_TIME=[0-9]+\.[0-9]{6}$'
 	assert_line KEVENT_CLASS=power
-	assert_line KEVENT_PATH=/devices/platform/kevent-demo.0
+	assert_line KEVENT_PATH=/devices/platform/kevent-sensor-test.0
 	assert_line KEVENT_ATTR=temperature
 	assert_line KEVENT_VALUE=31500
 	assert_line KEVENT_ERROR=
@@ -145,9 +145,9 @@ child_of()
 @test "with --json each line comes before its command's output, and commands run one at a time in order" {
 	watch_start --json --count 3 --exec \
 		'echo "start $KEVENT_SEQ $KEVENT_VALUE"; sleep 0.1; echo "end $KEVENT_SEQ"'
-	demo_set 0 temperature 31001
-	demo_set 1 temperature 31002
-	demo_set 0 label third
+	sensor_test_set 0 temperature 31001
+	sensor_test_set 1 temperature 31002
+	sensor_test_set 0 label third
 	watch_end 30
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
@@ -216,11 +216,11 @@ child_of()
 @test "a command that fails or is killed by a signal is reported on stderr, and the watch goes on" {
 	watch_start --exec 'echo "ran $KEVENT_VALUE"
 		case $KEVENT_VALUE in 32001) exit 3 ;; 32002) kill -KILL $$ ;; esac'
-	demo_set 0 temperature 32001
+	sensor_test_set 0 temperature 32001
 	wait_until 20 grep -q 'exited with status 3$' "$WATCH_ERR"
-	demo_set 1 temperature 32002
+	sensor_test_set 1 temperature 32002
 	wait_until 20 grep -q 'killed by signal SIGKILL$' "$WATCH_ERR"
-	demo_set 0 temperature 32003
+	sensor_test_set 0 temperature 32003
 	wait_until 20 grep -qx 'ran 32003' "$WATCH_OUT"
 	# Still watching, and each command was reaped: no child, no zombie
 	run kill -0 "$WATCH_PID"
@@ -246,8 +246,8 @@ child_of()
 		fi
 		echo "ran $KEVENT_VALUE"'
 	start=$SECONDS
-	demo_set 0 temperature 33001
-	demo_set 1 temperature 33002
+	sensor_test_set 0 temperature 33001
+	sensor_test_set 1 temperature 33002
 	watch_end 20
 	# A command that timed out does not change the exit status
 	assert_equal "$WATCH_STATUS" 0
@@ -295,7 +295,7 @@ child_of()
 @test "an unreadable value gives the command an empty KEVENT_VALUE and its error in KEVENT_ERROR" {
 	watch_start_as 65534 --count 1 --exec \
 		'echo "value=[$KEVENT_VALUE] error=[$KEVENT_ERROR] $KEVENT_ATTR"'
-	demo_set 0 notify calibration
+	sensor_test_set 0 notify calibration
 	watch_end 20
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
@@ -305,7 +305,7 @@ child_of()
 @test "--coldplug runs the command for every state, with KEVENT_TYPE state and no sequence number, then for events" {
 	watch_start --coldplug --count 1 --exec \
 		'echo "$KEVENT_TYPE [$KEVENT_SEQ] $KEVENT_ATTR [$KEVENT_COALESCED]"'
-	demo_set 0 temperature 34000
+	sensor_test_set 0 temperature 34000
 	watch_end 20
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
@@ -319,7 +319,7 @@ child_of()
 
 @test "the command has /dev/null as standard input, none of kevent-watch's own descriptors, and a group of its own" {
 	watch_start --count 1 --exec-timeout 0 --exec 'exec sleep 100'
-	demo_set 0 temperature 35000
+	sensor_test_set 0 temperature 35000
 	wait_until 20 child_of "$WATCH_PID" sleep
 	# Its descriptors: 0, 1, 2 and those kevent-watch inherited (from
 	# bats), but none that kevent-watch opened (close-on-exec)
@@ -344,7 +344,7 @@ child_of()
 
 @test "SIGTERM to kevent-watch while a command runs ends both promptly with status 0" {
 	watch_start --exec 'sleep 100; echo done'
-	demo_set 0 temperature 36000
+	sensor_test_set 0 temperature 36000
 	wait_until 20 child_of "$WATCH_PID" sh
 	shell=$child
 	wait_until 20 child_of "$shell" sleep

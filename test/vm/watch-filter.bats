@@ -10,7 +10,7 @@
 setup_file()
 {
 	load ../test_helper/kevent
-	modules_load
+	sensor_test_load
 }
 
 teardown_file()
@@ -23,7 +23,7 @@ setup()
 {
 	load ../test_helper/kevent
 	STORM=2000
-	SENSOR0=/devices/platform/kevent-demo.0
+	SENSOR0=/devices/platform/kevent-sensor-test.0
 }
 
 teardown()
@@ -53,7 +53,7 @@ label_storm()
 	local before after i fd
 
 	before=$("$KEVENT_TOP/test/tools/kevent-stats" | awk '$1 == "sent" { print $2 }')
-	exec {fd}> "$DEMO_DBG/kevent-demo.0/notify"
+	exec {fd}> "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
 	for ((i = 0; i < STORM; i++)); do
 		printf label >&"$fd"
 	done
@@ -78,7 +78,7 @@ storm_while_watching()
 	WAKEUPS=$(($(wakeups "$WATCH_PID") - w0))
 	RECEIVES=$(strace_receives)
 	echo "# sent $SENT, watcher woken $WAKEUPS times, $RECEIVES receive calls" >&3
-	demo_set 0 temperature 31500
+	sensor_test_set 0 temperature 31500
 	watch_lines 1
 }
 
@@ -121,9 +121,9 @@ storm_while_watching()
 
 @test "two exact --attr names let both attributes through, and no other" {
 	watch_start --json --attr label --attr temperature
-	demo_set 1 notify calibration
-	demo_set 1 label "second"
-	demo_set 1 temperature 26500
+	sensor_test_set 1 notify calibration
+	sensor_test_set 1 label "second"
+	sensor_test_set 1 temperature 26500
 	watch_lines 2
 	# Nothing more arrives: calibration was filtered, not late
 	sleep 1
@@ -136,7 +136,7 @@ storm_while_watching()
 
 @test "an exact --attr name that the registry does not know filters in kevent-watch, and matches nothing" {
 	watch_start --json --attr nosuch --count 1 --timeout 3
-	demo_set 0 label "not this"
+	sensor_test_set 0 label "not this"
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"

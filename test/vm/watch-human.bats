@@ -7,7 +7,7 @@
 setup_file()
 {
 	load ../test_helper/kevent
-	modules_load
+	sensor_test_load
 }
 
 teardown_file()
@@ -19,7 +19,7 @@ teardown_file()
 setup()
 {
 	load ../test_helper/kevent
-	SENSOR0=/devices/platform/kevent-demo.0
+	SENSOR0=/devices/platform/kevent-sensor-test.0
 	ESC=$'\e'
 	# kevent-watch --list of sensor 0's temperature
 	LIST0=("$KEVENT_WATCH" --list --path "$SENSOR0" --attr temperature)
@@ -80,26 +80,26 @@ no_time()
 @test "temperature events show degrees Celsius after the raw value and unit, negative ones too" {
 	watch_spawn env LC_ALL=C.UTF-8 "$KEVENT_WATCH" --count 2 --timeout 30 \
 		--path "$SENSOR0" --attr temperature
-	demo_set 0 temperature 47500
+	sensor_test_set 0 temperature 47500
 	wait_for 20 has_lines 1
-	demo_set 0 temperature -47550
+	sensor_test_set 0 temperature -47550
 	wait_for 20 has_exited
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
 	assert_equal "${#lines[@]}" 2
-	assert_line --index 0 --regexp '^KEVENT\[[0-9]+\.[0-9]{6}\] [0-9]+ power /devices/platform/kevent-demo\.0 temperature=47500 mdegC \(47\.5 °C\) \(platform\)( coalesced=[0-9]+)?$'
-	assert_line --index 1 --regexp '^KEVENT\[[0-9]+\.[0-9]{6}\] [0-9]+ power /devices/platform/kevent-demo\.0 temperature=-47550 mdegC \(-47\.6 °C\) \(platform\)( coalesced=[0-9]+)?$'
+	assert_line --index 0 --regexp '^KEVENT\[[0-9]+\.[0-9]{6}\] [0-9]+ power /devices/platform/kevent-sensor-test\.0 temperature=47500 mdegC \(47\.5 °C\) \(platform\)( coalesced=[0-9]+)?$'
+	assert_line --index 1 --regexp '^KEVENT\[[0-9]+\.[0-9]{6}\] [0-9]+ power /devices/platform/kevent-sensor-test\.0 temperature=-47550 mdegC \(-47\.6 °C\) \(platform\)( coalesced=[0-9]+)?$'
 }
 
 @test "STATE lines show -0.5 °C, and degC in a locale that is not UTF-8" {
-	demo_set 0 temperature -500
+	sensor_test_set 0 temperature -500
 	run --separate-stderr env LC_ALL=C.UTF-8 "${LIST0[@]}"
 	assert_success
-	assert_output --regexp '^STATE\[[0-9.]+\] power /devices/platform/kevent-demo\.0 temperature=-500 mdegC \(-0\.5 °C\) \(platform\)$'
+	assert_output --regexp '^STATE\[[0-9.]+\] power /devices/platform/kevent-sensor-test\.0 temperature=-500 mdegC \(-0\.5 °C\) \(platform\)$'
 	run --separate-stderr env -u LC_ALL LANG=C.UTF-8 "${LIST0[@]}"
 	assert_output --regexp ' temperature=-500 mdegC \(-0\.5 °C\) \(platform\)$'
 
-	demo_set 0 temperature 47500
+	sensor_test_set 0 temperature 47500
 	run --separate-stderr env LC_ALL=C "${LIST0[@]}"
 	assert_success
 	assert_output --regexp ' temperature=47500 mdegC \(47\.5 degC\) \(platform\)$'
@@ -110,7 +110,7 @@ no_time()
 }
 
 @test "JSON and --format carry the raw value and unit only" {
-	demo_set 0 temperature 47500
+	sensor_test_set 0 temperature 47500
 	run --separate-stderr env LC_ALL=C.UTF-8 "${LIST0[@]}" --json
 	assert_success
 	refute_output --partial '°'
@@ -125,12 +125,12 @@ no_time()
 }
 
 @test "on a terminal, kind and attribute are coloured and errors red; without the escapes, the line is the piped one" {
-	demo_set 0 temperature 47500
+	sensor_test_set 0 temperature 47500
 	# An empty NO_COLOR is no NO_COLOR
 	on_pty "NO_COLOR= TERM=xterm-256color ${LIST0[*]}"
 	assert_success
 	assert_equal "${#lines[@]}" 1
-	assert_output --regexp "^${ESC}\\[1mSTATE${ESC}\\[0m\\[[0-9.]+\\] power /devices/platform/kevent-demo\\.0 ${ESC}\\[36mtemperature${ESC}\\[0m=47500 mdegC \\(47\\.5 °C\\) \\(platform\\)$"
+	assert_output --regexp "^${ESC}\\[1mSTATE${ESC}\\[0m\\[[0-9.]+\\] power /devices/platform/kevent-sensor-test\\.0 ${ESC}\\[36mtemperature${ESC}\\[0m=47500 mdegC \\(47\\.5 °C\\) \\(platform\\)$"
 	coloured=$(sed "s/${ESC}\\[[0-9;]*m//g" <<< "$output" | no_time)
 	run --separate-stderr "${LIST0[@]}"
 	assert_success
@@ -139,25 +139,25 @@ no_time()
 
 	# An event, replayed: only the one written now
 	last=$("$KEVENT_WATCH" --replay --timeout 0.2 --format '%s' | tail -n 1)
-	demo_set 0 temperature 47500
+	sensor_test_set 0 temperature 47500
 	on_pty "env -u NO_COLOR TERM=xterm $KEVENT_WATCH --replay=${last:-0} --count 1 --timeout 20 --path $SENSOR0 --attr temperature"
 	assert_success
 	assert_equal "${#lines[@]}" 1
-	assert_output --regexp "^${ESC}\\[1mKEVENT${ESC}\\[0m\\[[0-9.]+\\] [0-9]+ power /devices/platform/kevent-demo\\.0 ${ESC}\\[36mtemperature${ESC}\\[0m=47500 mdegC \\(47\\.5 °C\\) \\(platform\\)( coalesced=[0-9]+)?$"
+	assert_output --regexp "^${ESC}\\[1mKEVENT${ESC}\\[0m\\[[0-9.]+\\] [0-9]+ power /devices/platform/kevent-sensor-test\\.0 ${ESC}\\[36mtemperature${ESC}\\[0m=47500 mdegC \\(47\\.5 °C\\) \\(platform\\)( coalesced=[0-9]+)?$"
 
 	# calibration is for root only: nobody gets its live events (the
 	# dumps leave it out), and the value cannot be read. A notification
 	# every 0.2 s, as root, until kevent-watch has reported one.
-	on_pty "sh -c 'while :; do echo calibration > $DEMO_DBG/kevent-demo.0/notify; sleep 0.2; done & setpriv --reuid=65534 --regid=65534 --clear-groups env -u NO_COLOR TERM=xterm $KEVENT_WATCH --count 1 --timeout 20 --path $SENSOR0 --attr calibration; status=\$?; kill \$!; exit \$status'"
+	on_pty "sh -c 'while :; do echo calibration > $SENSOR_TEST_DBG/kevent-sensor-test.0/notify; sleep 0.2; done & setpriv --reuid=65534 --regid=65534 --clear-groups env -u NO_COLOR TERM=xterm $KEVENT_WATCH --count 1 --timeout 20 --path $SENSOR0 --attr calibration; status=\$?; kill \$!; exit \$status'"
 	assert_success
 	assert_equal "${#lines[@]}" 1
-	assert_output --regexp "^${ESC}\\[1mKEVENT${ESC}\\[0m\\[[0-9.]+\\] [0-9]+ general /devices/platform/kevent-demo\\.0 ${ESC}\\[36mcalibration${ESC}\\[0m=${ESC}\\[31m<error: EACCES>${ESC}\\[0m \\(platform\\)( coalesced=[0-9]+)?$"
+	assert_output --regexp "^${ESC}\\[1mKEVENT${ESC}\\[0m\\[[0-9.]+\\] [0-9]+ general /devices/platform/kevent-sensor-test\\.0 ${ESC}\\[36mcalibration${ESC}\\[0m=${ESC}\\[31m<error: EACCES>${ESC}\\[0m \\(platform\\)( coalesced=[0-9]+)?$"
 }
 
 @test "no colour with NO_COLOR, with TERM=dumb, through a pipe, or with --json or --format" {
 	local cmd
 
-	demo_set 0 temperature 47500
+	sensor_test_set 0 temperature 47500
 	for cmd in \
 		"NO_COLOR=1 TERM=xterm ${LIST0[*]}" \
 		"env -u NO_COLOR TERM=dumb ${LIST0[*]}" \

@@ -9,7 +9,7 @@
 setup_file()
 {
 	load ../test_helper/kevent
-	modules_load
+	sensor_test_load
 }
 
 teardown_file()
@@ -21,7 +21,7 @@ teardown_file()
 setup()
 {
 	load ../test_helper/kevent
-	SENSOR0=/devices/platform/kevent-demo.0
+	SENSOR0=/devices/platform/kevent-sensor-test.0
 	BURST=200
 }
 
@@ -61,13 +61,13 @@ eventfd_of()
 @test "a burst of 200 events: one open, one pread an event, a write per buffer" {
 	local start final
 
-	start=$(cat "$DEMO_SYS/kevent-demo.0/temperature")
+	start=$(cat "$DEMO_SYS/kevent-sensor-test.0/temperature")
 	watch_start --json --attr temperature --path "$SENSOR0"
 	EVENTFD=$(eventfd_of "$WATCH_PID")
 	strace_attach -e trace=openat,openat2,open,pread64,read,write,readlinkat,fstat,newfstatat,close
 	# Stopped, the watcher finds the whole burst queued when it goes on.
 	kill -STOP "$WATCH_PID"
-	printf 'notify %s' "$BURST" > "$DEMO_DBG/kevent-demo.0/bench"
+	printf 'notify %s' "$BURST" > "$SENSOR_TEST_DBG/kevent-sensor-test.0/bench"
 	kill -CONT "$WATCH_PID"
 	watch_lines "$BURST" 60
 	strace_detach
@@ -96,17 +96,17 @@ eventfd_of()
 
 @test "a device created again at the same path is read through a new descriptor, without an error" {
 	watch_start --json --count 2 --attr temperature --path "$SENSOR0"
-	demo_set 0 temperature 26500
+	sensor_test_set 0 temperature 26500
 	watch_lines 1
 	# The watcher holds the old attribute open: reads of it fail ENODEV.
-	rmmod kevent_demo
-	modules_load
-	demo_set 0 temperature 27500
+	rmmod kevent_sensor_test
+	sensor_test_load
+	sensor_test_set 0 temperature 27500
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run jq -c '[.path, .value, .error]' "$WATCH_OUT"
-	assert_line --index 0 '["/devices/platform/kevent-demo.0","26500",null]'
-	assert_line --index 1 '["/devices/platform/kevent-demo.0","27500",null]'
+	assert_line --index 0 '["/devices/platform/kevent-sensor-test.0","26500",null]'
+	assert_line --index 1 '["/devices/platform/kevent-sensor-test.0","27500",null]'
 	run cat "$WATCH_ERR"
 	assert_output ''
 }

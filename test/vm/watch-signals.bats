@@ -11,7 +11,7 @@ setup()
 	modules_unload
 	# Many sources: 64 sensors, 10 annotated attributes each; their list
 	# is more than a pipe holds
-	modules_load sensors=64 extra_sources=7
+	sensor_test_load sensors=64 extra_sources=7
 	COALESCE=/sys/module/kevent/parameters/coalesce_ms
 	COALESCE_WAS=$(cat "$COALESCE")
 	FIFO=$BATS_TEST_TMPDIR/out.fifo
@@ -44,7 +44,7 @@ storm_start()
 	(
 		while :; do
 			for i in $(seq 0 63); do
-				demo_set "$i" storm 100 || exit
+				sensor_test_set "$i" storm 100 || exit
 			done
 			sleep 0.1
 		done
@@ -257,8 +257,8 @@ ends_watch_with()
 	WATCH_PID=$!
 	sleep 1
 	kill -HUP "$WATCH_PID"
-	demo_set 0 temperature 4242
-	event_wait /devices/platform/kevent-demo.0 temperature 4242
+	sensor_test_set 0 temperature 4242
+	event_wait /devices/platform/kevent-sensor-test.0 temperature 4242
 	run kill -0 "$WATCH_PID"
 	assert_success
 }
