@@ -91,11 +91,11 @@ hwmon_dir()
 	# After the options, as --poll A B
 	watch_start --json --count 3 --timeout 30 \
 		--poll "$HWMON/temp1_alarm" "$h1/temp1_alarm"
-	demo_set 1 temperature 81000
+	sensor_test_set 1 temperature 81000
 	watch_lines 1
-	demo_set 0 temperature 82000
+	sensor_test_set 0 temperature 82000
 	watch_lines 2
-	demo_set 1 temperature 30000
+	sensor_test_set 1 temperature 30000
 	watch_wait 30
 	assert_equal "$WATCH_STATUS" 0
 	run jq -r '[.source, .path, .attr, .value] | join(" ")' "$WATCH_OUT"
@@ -106,15 +106,15 @@ hwmon_dir()
 	EOF
 
 	# As --poll A --poll B, with a third file, of another attribute
-	demo_set 0 temperature 30000
+	sensor_test_set 0 temperature 30000
 	watch_start --format '%p %a=%v' --count 3 --timeout 30 \
 		--poll "$h1/temp1_alarm" --poll "$HWMON/temp1_alarm" \
 		--poll "$HWMON/temp1_max"
-	demo_set 0 temperature 85000
+	sensor_test_set 0 temperature 85000
 	watch_lines 1
-	demo_set 1 temperature 86000
+	sensor_test_set 1 temperature 86000
 	watch_lines 2
-	demo_set 0 temperature 20000
+	sensor_test_set 0 temperature 20000
 	watch_wait 30
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"

@@ -173,9 +173,9 @@ child_of()
 @test "with --format each line comes before its command's output, in the format, and the command sees what the line shows" {
 	watch_start --count 2 --format '%s\t%a=%v %u' \
 		--exec 'echo "ran $KEVENT_SEQ $KEVENT_ATTR=$KEVENT_VALUE $KEVENT_UNIT"'
-	demo_set 0 temperature 31001
+	sensor_test_set 0 temperature 31001
 	watch_lines 2
-	demo_set 1 label second
+	sensor_test_set 1 label second
 	watch_end 30
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
@@ -199,18 +199,18 @@ child_of()
 @test "--format and --exec with --coldplug: a line in the format, then the command, for each state" {
 	watch_start --coldplug --count 1 --format 'state %p %a' \
 		--exec 'echo "ran $KEVENT_TYPE $KEVENT_PATH $KEVENT_ATTR"'
-	demo_set 0 label live
+	sensor_test_set 0 label live
 	watch_end 30
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
 	assert_equal "${#lines[@]}" 14
 	for i in 0 2 4 6 8 10; do
-		[[ ${lines[i]} =~ ^state\ (/devices/platform/kevent-demo\.[01]\ (temperature|label|calibration))$ ]] ||
+		[[ ${lines[i]} =~ ^state\ (/devices/platform/kevent-sensor-test\.[01]\ (temperature|label|calibration))$ ]] ||
 			fail "not a state line: '${lines[i]}'"
 		assert_equal "${lines[i + 1]}" "ran state ${BASH_REMATCH[1]}"
 	done
-	assert_equal "${lines[12]}" "state /devices/platform/kevent-demo.0 label"
-	assert_equal "${lines[13]}" "ran event /devices/platform/kevent-demo.0 label"
+	assert_equal "${lines[12]}" "state /devices/platform/kevent-sensor-test.0 label"
+	assert_equal "${lines[13]}" "ran event /devices/platform/kevent-sensor-test.0 label"
 }
 
 @test "a command that fails or is killed by a signal is reported on stderr, and the watch goes on" {
@@ -266,7 +266,7 @@ child_of()
 @test "without --exec-timeout a command is killed after 10 s, the default, not before" {
 	watch_start --count 1 --exec 'echo started; sleep 100; echo never'
 	start=$SECONDS
-	demo_set 0 temperature 33500
+	sensor_test_set 0 temperature 33500
 	wait_until 20 grep -qx started "$WATCH_OUT"
 	watch_end 90
 	elapsed=$((SECONDS - start))
@@ -282,7 +282,7 @@ child_of()
 @test "--exec-timeout 0 lets a command run past the default 10 s, to its end" {
 	watch_start --count 1 --exec-timeout 0 --exec 'sleep 12; echo "done $KEVENT_VALUE"'
 	start=$SECONDS
-	demo_set 0 temperature 33600
+	sensor_test_set 0 temperature 33600
 	watch_end 90
 	assert_equal "$WATCH_STATUS" 0
 	assert [ $((SECONDS - start)) -ge 11 ]
