@@ -112,10 +112,13 @@ DKMS_FILES := kernel/Kbuild kernel/Makefile kernel/dkms.conf \
 INSTALL ?= install
 
 install-dkms:
-	$(INSTALL) -d $(DESTDIR)$(DKMS_SRCDIR)/include $(DESTDIR)$(DKMS_SRCDIR)/uapi
+	$(INSTALL) -d $(DESTDIR)$(DKMS_SRCDIR)/include/uapi/linux \
+		$(DESTDIR)$(DKMS_SRCDIR)/uapi
 	$(INSTALL) -m 0644 $(DKMS_FILES) attributes.txt $(DESTDIR)$(DKMS_SRCDIR)
 	$(INSTALL) -m 0755 scripts/gen-attributes kernel/kbuild-failure $(DESTDIR)$(DKMS_SRCDIR)
 	$(INSTALL) -m 0644 kernel/include/*.h $(DESTDIR)$(DKMS_SRCDIR)/include
+	$(INSTALL) -m 0644 kernel/include/uapi/linux/*.h \
+		$(DESTDIR)$(DKMS_SRCDIR)/include/uapi/linux
 	$(INSTALL) -m 0644 kernel/uapi/*.h $(DESTDIR)$(DKMS_SRCDIR)/uapi
 
 bench: deps all test-modules

@@ -31,6 +31,22 @@
 #endif
 
 /*
+ * 6.2 "genetlink: introduce split op representation": the kernel's YNL
+ * generator writes the family's operations as split ops (struct
+ * genl_split_ops, genl_family.split_ops). Before, a family lists struct
+ * genl_ops, which has every member the generated initialisers use (cmd,
+ * doit, start, dumpit, policy, maxattr, flags); no operation of the family
+ * has both a doit and a dumpit, so each split op is one genl_ops. Kbuild
+ * includes this file ahead of the generated kevent_nl_gen.c, which is built
+ * unchanged.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define genl_split_ops	genl_ops
+#define split_ops	ops
+#define n_split_ops	n_ops
+#endif
+
+/*
  * 6.4 "driver core: class: remove struct class_interface * from callbacks":
  * add_dev() and remove_dev() of a class interface take the device only.
  * KEVENT_CLASS_INTF_ARGS is their parameter list.

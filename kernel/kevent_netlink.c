@@ -14,19 +14,21 @@
 #include <linux/ktime.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
+#include <net/sock.h>
 
 #include "kevent_internal.h"
+#include "kevent_nl_gen.h"
 
-static const struct genl_multicast_group kevent_mcgrps[] = {
-	[KEVENT_CLASS_GENERAL]	= { .name = KEVENT_GENL_MCGRP_GENERAL },
-	[KEVENT_CLASS_STORAGE]	= { .name = KEVENT_GENL_MCGRP_STORAGE },
-	[KEVENT_CLASS_POWER]	= { .name = KEVENT_GENL_MCGRP_POWER },
-	[KEVENT_CLASS_FS]	= { .name = KEVENT_GENL_MCGRP_FS },
-	[KEVENT_CLASS_HOTPLUG]	= { .name = KEVENT_GENL_MCGRP_HOTPLUG },
-	[KEVENT_CLASS_NET]	= { .name = KEVENT_GENL_MCGRP_NET },
-};
-
-static_assert(ARRAY_SIZE(kevent_mcgrps) == __KEVENT_CLASS_MAX);
+/* The multicast group of a class is the class's own number */
+#define KEVENT_ASSERT_GROUP(name) \
+	static_assert((int)KEVENT_NLGRP_##name == (int)KEVENT_CLASS_##name)
+KEVENT_ASSERT_GROUP(GENERAL);
+KEVENT_ASSERT_GROUP(STORAGE);
+KEVENT_ASSERT_GROUP(POWER);
+KEVENT_ASSERT_GROUP(FS);
+KEVENT_ASSERT_GROUP(HOTPLUG);
+KEVENT_ASSERT_GROUP(NET);
+static_assert((int)KEVENT_NLGRP_NET == (int)KEVENT_CLASS_MAX);
 
 /*
  * Serialises events, so that they leave in the order of their numbers, and
@@ -36,8 +38,6 @@ static_assert(ARRAY_SIZE(kevent_mcgrps) == __KEVENT_CLASS_MAX);
 static DEFINE_MUTEX(kevent_emit_lock);
 static u64 kevent_seq;
 static u64 kevent_class_seq[__KEVENT_CLASS_MAX];
-
-static struct genl_family kevent_family;
 
 /**
  * kevent_event_size - room an event message's attributes take
@@ -155,7 +155,7 @@ u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
 	if (kevent_replay_record(&rec))
 		atomic64_inc(&kevent_stat_unrecorded);
 
-	if (!genl_has_listeners(&kevent_family, &init_net, class)) {
+	if (!genl_has_listeners(&kevent_nl_family, &init_net, class)) {
 		atomic64_inc(&kevent_stat_sent);
 		goto out_unlock;
 	}
@@ -164,7 +164,7 @@ u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
 	if (!msg)
 		goto out_failed;
 
-	hdr = genlmsg_put(msg, 0, 0, &kevent_family, 0, KEVENT_CMD_EVENT);
+	hdr = genlmsg_put(msg, 0, 0, &kevent_nl_family, 0, KEVENT_CMD_EVENT);
 	if (!hdr)
 		goto out_free_msg;
 
@@ -178,7 +178,7 @@ u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
 	 * the event, a full one or, with GFP_NOWAIT, one the copy failed for;
 	 * the others have it, and netlink_overrun() told each that missed it.
 	 */
-	ret = genlmsg_multicast(&kevent_family, msg, 0, class, GFP_NOWAIT);
+	ret = genlmsg_multicast(&kevent_nl_family, msg, 0, class, GFP_NOWAIT);
 	if (ret && ret != -ESRCH && ret != -ENOBUFS)
 		atomic64_inc(&kevent_stat_failed);
 	else
@@ -198,8 +198,24 @@ out_unlock:
 	return rec.timestamp;
 }
 
-static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
-					struct netlink_callback *cb)
+/*
+ * The family answers requests from the initial network namespace only:
+ * its events go there alone, and the paths it names are those of that
+ * namespace's sysfs.
+ */
+static int kevent_nl_check_net(struct sk_buff *skb,
+			       struct netlink_ext_ack *extack)
+{
+	if (net_eq(sock_net(skb->sk), &init_net))
+		return 0;
+
+	NL_SET_ERR_MSG(extack,
+		       "kevent answers in the initial network namespace only");
+	return -EOPNOTSUPP;
+}
+
+int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *filter = kevent_dumpit_attrs(info)[KEVENT_A_CLASS];
@@ -208,6 +224,11 @@ static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 	struct kevent_source *src;
 	bool full = false;
 	void *hdr;
+	int ret;
+
+	ret = kevent_nl_check_net(cb->skb, cb->extack);
+	if (ret)
+		return ret;
 
 	mutex_lock(&kevent_sources_lock);
 	cb->seq = kevent_sources_gen;
@@ -223,7 +244,7 @@ static int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 		}
 
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &kevent_family,
+				  cb->nlh->nlmsg_seq, &kevent_nl_family,
 				  NLM_F_MULTI, KEVENT_CMD_GET_SOURCES);
 		if (!hdr) {
 			full = true;
@@ -292,11 +313,16 @@ static void kevent_replay_check_lost(struct kevent_replay_fill *fill)
 	fill->resumed = false;
 }
 
-static int kevent_nl_get_replay_start(struct netlink_callback *cb)
+int kevent_nl_get_replay_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct kevent_replay_dump *ctx = (struct kevent_replay_dump *)cb->ctx;
 	struct nlattr *after = kevent_dumpit_attrs(info)[KEVENT_A_SEQ];
+	int ret;
+
+	ret = kevent_nl_check_net(cb->skb, cb->extack);
+	if (ret)
+		return ret;
 
 	ctx->last = after ? nla_get_u64(after) : 0;
 	/* Changed when events are lost within the dump: NLM_F_DUMP_INTR */
@@ -320,7 +346,7 @@ static int kevent_replay_fill_one(const struct kevent_record *entry,
 		return 0;
 	}
 	hdr = genlmsg_put(fill->skb, NETLINK_CB(cb->skb).portid,
-			  cb->nlh->nlmsg_seq, &kevent_family, NLM_F_MULTI,
+			  cb->nlh->nlmsg_seq, &kevent_nl_family, NLM_F_MULTI,
 			  KEVENT_CMD_GET_REPLAY);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -336,8 +362,8 @@ static int kevent_replay_fill_one(const struct kevent_record *entry,
 	return 0;
 }
 
-static int kevent_nl_get_replay_dumpit(struct sk_buff *skb,
-				       struct netlink_callback *cb)
+int kevent_nl_get_replay_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
 {
 	struct kevent_replay_dump *ctx = (struct kevent_replay_dump *)cb->ctx;
 	struct kevent_replay_fill fill = {
@@ -360,12 +386,25 @@ static int kevent_nl_get_replay_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-static int kevent_nl_get_stats_doit(struct sk_buff *skb,
-				    struct genl_info *info)
+int kevent_nl_get_stats_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	unsigned int sources;
 	void *hdr;
+	int ret;
+
+	ret = kevent_nl_check_net(skb, info->extack);
+	if (ret)
+		return ret;
+
+	/*
+	 * The operation has no policy, so the core parses nothing of the
+	 * request: any byte after the header is an attribute it does not take.
+	 */
+	if (genlmsg_len(info->genlhdr)) {
+		NL_SET_ERR_MSG(info->extack, "GET_STATS takes no attribute");
+		return -EINVAL;
+	}
 
 	mutex_lock(&kevent_sources_lock);
 	sources = kevent_sources_count;
@@ -376,7 +415,7 @@ static int kevent_nl_get_stats_doit(struct sk_buff *skb,
 	if (!msg)
 		return -ENOMEM;
 
-	hdr = genlmsg_put_reply(msg, info, &kevent_family, 0,
+	hdr = genlmsg_put_reply(msg, info, &kevent_nl_family, 0,
 				KEVENT_CMD_GET_STATS);
 	if (!hdr)
 		goto out_free_msg;
@@ -407,66 +446,6 @@ out_free_msg:
 	return -EMSGSIZE;
 }
 
-/* GET_SOURCES takes an optional class to dump only that class's sources */
-static const struct nla_policy kevent_get_sources_policy[KEVENT_A_CLASS + 1] = {
-	[KEVENT_A_CLASS] = NLA_POLICY_MAX(NLA_U32, KEVENT_CLASS_MAX),
-};
-
-/* GET_REPLAY takes an optional sequence number: only events after it */
-static const struct nla_policy kevent_get_replay_policy[KEVENT_A_SEQ + 1] = {
-	[KEVENT_A_SEQ] = { .type = NLA_U64 },
-};
-
-/*
- * GET_STATS takes no attribute: every type of the family is rejected, by a
- * policy as long as the family's. Without a policy of its own the op would
- * get the core's reject-all policy (6.2 and later), a single entry, with the
- * family's maxattr: validating a request that carries an attribute then
- * reads past that entry (KASAN: global-out-of-bounds in
- * __nla_validate_parse(), seen on 7.3).
- */
-static const struct nla_policy kevent_get_stats_policy[KEVENT_A_MAX + 1] = {
-	[KEVENT_A_UNSPEC ... KEVENT_A_MAX] = {
-		.type = NLA_REJECT,
-		.reject_message = "GET_STATS takes no attribute",
-	},
-};
-
-static const struct genl_ops kevent_ops[] = {
-	{
-		.cmd		= KEVENT_CMD_GET_SOURCES,
-		.dumpit		= kevent_nl_get_sources_dumpit,
-		.policy		= kevent_get_sources_policy,
-		.maxattr	= ARRAY_SIZE(kevent_get_sources_policy) - 1,
-	},
-	{
-		.cmd		= KEVENT_CMD_GET_REPLAY,
-		.start		= kevent_nl_get_replay_start,
-		.dumpit		= kevent_nl_get_replay_dumpit,
-		.policy		= kevent_get_replay_policy,
-		.maxattr	= ARRAY_SIZE(kevent_get_replay_policy) - 1,
-	},
-	{
-		.cmd		= KEVENT_CMD_GET_STATS,
-		.doit		= kevent_nl_get_stats_doit,
-		.policy		= kevent_get_stats_policy,
-		.maxattr	= ARRAY_SIZE(kevent_get_stats_policy) - 1,
-	},
-};
-
-static struct genl_family kevent_family __ro_after_init = {
-	.name		= KEVENT_GENL_NAME,
-	.version	= KEVENT_GENL_VERSION,
-	.maxattr	= KEVENT_A_MAX,
-	.netnsok	= false,
-	.module		= THIS_MODULE,
-	.ops		= kevent_ops,
-	.n_ops		= ARRAY_SIZE(kevent_ops),
-	.resv_start_op	= 0,
-	.mcgrps		= kevent_mcgrps,
-	.n_mcgrps	= ARRAY_SIZE(kevent_mcgrps),
-};
-
 /*
  * The largest event message: a path of KEVENT_PATH_MAX - 1 bytes and an
  * attribute name of KEVENT_ATTR_NAME_MAX - 1, in one netlink message.
@@ -487,10 +466,10 @@ int __init kevent_netlink_init(void)
 	 */
 	BUILD_BUG_ON(KEVENT_EVENT_MSG_MAX > NLMSG_GOODSIZE);
 
-	return genl_register_family(&kevent_family);
+	return genl_register_family(&kevent_nl_family);
 }
 
 void __exit kevent_netlink_exit(void)
 {
-	genl_unregister_family(&kevent_family);
+	genl_unregister_family(&kevent_nl_family);
 }

@@ -99,7 +99,8 @@ setup()
 
 @test "the DKMS source tree builds on its own: attributes.txt and gen-attributes beside Kbuild" {
 	src=$stage/usr/src/kevent-$version
-	for f in attributes.txt uapi/kevent.h include/kevent.h kevent_compat.h; do
+	for f in attributes.txt uapi/kevent.h include/kevent.h kevent_compat.h \
+		include/uapi/linux/kevent.h kevent_nl_gen.c kevent_nl_gen.h; do
 		[ -f "$src/$f" ] || fail "no $src/$f"
 	done
 	for f in gen-attributes kbuild-failure; do

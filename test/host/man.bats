@@ -31,12 +31,12 @@ setup()
 		"$KEVENT_TOP/kernel/uapi/kevent.h" | sed 's/^[[:space:]]*//' |
 		grep -v '_UNSPEC$')
 	[ "${#names[@]}" -ge 20 ]
-	mapfile -t groups < <(sed -n 's/^#define KEVENT_GENL_MCGRP_[A-Z]*[[:space:]]*"\(.*\)"/\1/p' \
+	mapfile -t groups < <(sed -n 's/^#define KEVENT_MCGRP_[A-Z]*[[:space:]]*"\(.*\)"/\1/p' \
 		"$KEVENT_TOP/kernel/uapi/kevent.h")
 	[ "${#groups[@]}" -eq 6 ]
 	# The text of the page, as man prints it
 	text=$(MANWIDTH=200 man -l "$kevent7" 2>/dev/null)
-	for n in "${names[@]}" "${groups[@]}" KEVENT_GENL_NAME KEVENT_GENL_VERSION \
+	for n in "${names[@]}" "${groups[@]}" KEVENT_FAMILY_NAME KEVENT_FAMILY_VERSION \
 		KEVENT_PATH_MAX KEVENT_ATTR_NAME_MAX; do
 		[[ $text == *"$n"* ]] || fail "kevent.7 does not mention $n"
 	done

@@ -62,9 +62,9 @@ for i, op in enumerate(spec['operations']['list'], 1):
 out.append(f"_Static_assert(KEVENT_CMD_MAX == {len(spec['operations']['list'])}, \"cmd max\");")
 for g in spec['mcast-groups']['list']:
     n = g['name']
-    out.append(f"_Static_assert(sizeof(KEVENT_GENL_MCGRP_{c(n)}) == {len(n) + 1} && "
-               f"__builtin_strcmp(KEVENT_GENL_MCGRP_{c(n)}, \"{n}\") == 0, \"{n}\");")
-out.append(f"_Static_assert(__builtin_strcmp(KEVENT_GENL_NAME, \"{spec['name']}\") == 0, \"name\");")
+    out.append(f"_Static_assert(sizeof(KEVENT_MCGRP_{c(n)}) == {len(n) + 1} && "
+               f"__builtin_strcmp(KEVENT_MCGRP_{c(n)}, \"{n}\") == 0, \"{n}\");")
+out.append(f"_Static_assert(__builtin_strcmp(KEVENT_FAMILY_NAME, \"{spec['name']}\") == 0, \"name\");")
 print('#include <kevent.h>')
 print('\n'.join(out))
 PY

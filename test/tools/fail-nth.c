@@ -262,7 +262,7 @@ int main(int argc, char **argv)
 		    strcmp(argv[2], "replay") == 0)) {
 		op = op_request;
 		r = request(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0,
-			    KEVENT_GENL_NAME, family_cb);
+			    KEVENT_FAMILY_NAME, family_cb);
 		if (r < 0 || !kevent_family_id) {
 			fprintf(stderr, "fail-nth: no kevent family\n");
 			return 1;

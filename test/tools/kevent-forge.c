@@ -42,12 +42,12 @@
 #define PROG "kevent-forge"
 
 static const char *const class_names[] = {
-	[KEVENT_CLASS_GENERAL] = KEVENT_GENL_MCGRP_GENERAL,
-	[KEVENT_CLASS_STORAGE] = KEVENT_GENL_MCGRP_STORAGE,
-	[KEVENT_CLASS_POWER] = KEVENT_GENL_MCGRP_POWER,
-	[KEVENT_CLASS_FS] = KEVENT_GENL_MCGRP_FS,
-	[KEVENT_CLASS_HOTPLUG] = KEVENT_GENL_MCGRP_HOTPLUG,
-	[KEVENT_CLASS_NET] = KEVENT_GENL_MCGRP_NET,
+	[KEVENT_CLASS_GENERAL] = KEVENT_MCGRP_GENERAL,
+	[KEVENT_CLASS_STORAGE] = KEVENT_MCGRP_STORAGE,
+	[KEVENT_CLASS_POWER] = KEVENT_MCGRP_POWER,
+	[KEVENT_CLASS_FS] = KEVENT_MCGRP_FS,
+	[KEVENT_CLASS_HOTPLUG] = KEVENT_MCGRP_HOTPLUG,
+	[KEVENT_CLASS_NET] = KEVENT_MCGRP_NET,
 };
 
 struct family {
@@ -136,7 +136,7 @@ static int resolve(struct mnl_socket *nl, struct family *f)
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = CTRL_CMD_GETFAMILY;
 	genl->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KEVENT_GENL_NAME);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KEVENT_FAMILY_NAME);
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
 	do {
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 {
 	char buf[2 * KEVENT_PATH_MAX + 256];
 	struct sockaddr_nl dst = { .nl_family = AF_NETLINK };
-	struct family f = { .group_name = KEVENT_GENL_MCGRP_POWER };
+	struct family f = { .group_name = KEVENT_MCGRP_POWER };
 	enum kevent_class cls = KEVENT_CLASS_POWER;
 	uint64_t seq = 1, class_seq = 0;
 	bool have_class_seq = false, to_port = false;
@@ -223,7 +223,7 @@ int main(int argc, char **argv)
 	nlh->nlmsg_type = f.id;
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = KEVENT_CMD_EVENT;
-	genl->version = KEVENT_GENL_VERSION;
+	genl->version = KEVENT_FAMILY_VERSION;
 	mnl_attr_put_u64(nlh, KEVENT_A_SEQ, seq);
 	mnl_attr_put_u64(nlh, KEVENT_A_TIMESTAMP, 1);
 	mnl_attr_put_u32(nlh, KEVENT_A_CLASS, cls);

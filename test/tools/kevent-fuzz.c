@@ -256,7 +256,7 @@ static void build_request(struct nlmsghdr *nlh, uint16_t family_id,
 	nlh->nlmsg_type = family_id;
 	nlh->nlmsg_seq = req->seq;
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
-	genl->version = KEVENT_GENL_VERSION;
+	genl->version = KEVENT_FAMILY_VERSION;
 	req->n_attrs = 0;
 
 	if (chance(20))
@@ -308,7 +308,7 @@ static int family_resolve(struct mnl_socket *nl, uint16_t *ret_id)
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = CTRL_CMD_GETFAMILY;
 	genl->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KEVENT_GENL_NAME);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KEVENT_FAMILY_NAME);
 
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;

@@ -73,7 +73,7 @@ int main(void)
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = CTRL_CMD_GETFAMILY;
 	genl->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KEVENT_GENL_NAME);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KEVENT_FAMILY_NAME);
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		die("netlink request");
 	n = mnl_socket_recvfrom(nl, buf, sizeof(buf));

@@ -76,7 +76,7 @@
 #define ANSWER_BUF_SIZE		(64 * 1024)
 
 static const char *const attr_names[] = {
-	[KEVENT_A_UNSPEC]		= "unspec",
+	[0]				= "unspec",
 	[KEVENT_A_SEQ]			= "seq",
 	[KEVENT_A_TIMESTAMP]		= "timestamp",
 	[KEVENT_A_CLASS]		= "class",
@@ -94,7 +94,7 @@ static const char *const attr_names[] = {
 };
 
 static const char *const cmd_names[] = {
-	[KEVENT_CMD_UNSPEC]		= "unspec",
+	[0]				= "unspec",
 	[KEVENT_CMD_EVENT]		= "event",
 	[KEVENT_CMD_GET_SOURCES]	= "get-sources",
 	[KEVENT_CMD_GET_REPLAY]		= "get-replay",
@@ -322,7 +322,7 @@ static int family_resolve(struct mnl_socket *nl, uint16_t *ret_id)
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = CTRL_CMD_GETFAMILY;
 	genl->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KEVENT_GENL_NAME);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, KEVENT_FAMILY_NAME);
 
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
@@ -441,7 +441,7 @@ int main(int argc, char **argv)
 	uint16_t flags = NLM_F_REQUEST, family_id = 0;
 	bool verbose = false;
 	bool interrupted = false;
-	unsigned long long v, version = KEVENT_GENL_VERSION, reserved = 0;
+	unsigned long long v, version = KEVENT_FAMILY_VERSION, reserved = 0;
 	unsigned long long timeout = 5;
 	static char req[REQUEST_BUF_SIZE];
 	static char buf[ANSWER_BUF_SIZE];

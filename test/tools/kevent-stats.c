@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	r = request(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, KEVENT_GENL_NAME,
+	r = request(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, KEVENT_FAMILY_NAME,
 		    family_cb, &family);
 	if (r < 0 || !family) {
 		fprintf(stderr, "kevent-stats: no kevent family: %s\n",

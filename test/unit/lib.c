@@ -77,7 +77,7 @@ static struct nlmsghdr *put_genl(char *buf, uint8_t cmd)
 	nlh->nlmsg_type = 0x20;
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = cmd;
-	genl->version = KEVENT_GENL_VERSION;
+	genl->version = KEVENT_FAMILY_VERSION;
 	return nlh;
 }
 
@@ -106,10 +106,10 @@ UNIT_TEST(test_family_version)
 {
 	struct genl_family family = { .id = 0x20 };
 
-	family.version = KEVENT_GENL_VERSION;
+	family.version = KEVENT_FAMILY_VERSION;
 	CHECK(kevent_family_check(&family) == 0);
 	/* Another version is another ABI; none sent is none known */
-	family.version = KEVENT_GENL_VERSION + 1;
+	family.version = KEVENT_FAMILY_VERSION + 1;
 	CHECK(kevent_family_check(&family) == -EPROTONOSUPPORT);
 	family.version = 0;
 	CHECK(kevent_family_check(&family) == -EPROTONOSUPPORT);

@@ -726,7 +726,7 @@ static struct nlmsghdr *msg_start(char *buf)
 	nlh->nlmsg_type = 0x20;
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = KEVENT_CMD_EVENT;
-	genl->version = KEVENT_GENL_VERSION;
+	genl->version = KEVENT_FAMILY_VERSION;
 	return nlh;
 }
 

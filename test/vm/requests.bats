@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
-# Hostile requests: every request of the kevent family has a policy, so
-# unknown attributes, attributes of the wrong size or kind, truncated ones
+# Hostile requests: the dumps of the kevent family have a policy (generated
+# from its YNL spec) and GET_STATS refuses any attribute, so unknown
+# attributes, attributes of the wrong size or kind, truncated ones
 # and unknown commands are refused with an error, and with an extended ack
 # message where the kernel's netlink code gives one; thousands of random
 # requests are each answered, and the family works as before afterwards.
@@ -106,13 +107,17 @@ answered()
 }
 
 @test "an attribute the request does not take is refused: EINVAL with a message" {
-	# Types the family does not have, for every request
-	for req in SOURCES REPLAY STATS; do
+	# Types the family does not have, for every request; GET_STATS, which
+	# has no policy, refuses any byte after its header
+	for req in SOURCES REPLAY; do
 		declare -n r=$req
 		refused EINVAL "Unknown attribute type" "${r[@]}" 0:u32:1
 		refused EINVAL "Unknown attribute type" "${r[@]}" 40:u32:1
 		refused EINVAL "Unknown attribute type" "${r[@]}" 16383:empty
 	done
+	refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" 0:u32:1
+	refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" 40:u32:1
+	refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" 16383:empty
 	# Attributes of the family's events, not of these requests
 	refused EINVAL "" "${SOURCES[@]}" seq:u64:1
 	refused EINVAL "" "${SOURCES[@]}" timestamp:u64:1
@@ -145,7 +150,7 @@ answered()
 	refused EINVAL "invalid attribute length" "${REPLAY[@]}" seq:fill:5000
 	refused EINVAL "" "${STATS[@]}" seq:fill:5000
 	refused EINVAL "invalid attribute length" "${SOURCES[@]}" class:fill:65000
-	refused EINVAL "Unknown attribute type" "${STATS[@]}" 40:fill:65000
+	refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" 40:fill:65000
 	# A path longer than any, where no request takes one
 	long=$(printf '/%04095d' 0)
 	refused EINVAL "Unknown attribute type" "${SOURCES[@]}" "path:str:$long"
@@ -158,13 +163,15 @@ answered()
 
 @test "a malformed attribute or header is refused: EINVAL with a message" {
 	# nla_len beyond the message, or shorter than the attribute's header
-	for req in SOURCES REPLAY STATS; do
+	for req in SOURCES REPLAY; do
 		declare -n r=$req
 		refused EINVAL "bytes leftover after parsing attributes" \
 			"${r[@]}" class+len=200:u32:1
 		refused EINVAL "bytes leftover after parsing attributes" \
 			"${r[@]}" seq+len=2:u64:1
 	done
+	refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" class+len=200:u32:1
+	refused EINVAL "GET_STATS takes no attribute" "${STATS[@]}" seq+len=2:u64:1
 	# A valid attribute, then one that claims more than is left
 	refused EINVAL "bytes leftover after parsing attributes" \
 		"${SOURCES[@]}" class:u32:1 class+len=9:u32:1
@@ -249,4 +256,29 @@ family_works()
 	wait "$events"
 	fuzz_ok
 	family_works
+}
+
+# The family is registered in every network namespace (netnsok, as the
+# generated family has it), but answers only in the initial one, where its
+# events go: elsewhere each request is refused, and libkevent reports the
+# layer as absent there.
+@test "from another network namespace every request is refused, and kevent-watch finds no layer" {
+	local msg="kevent answers in the initial network namespace only"
+
+	output=$(unshare --net "$REQUEST" get-stats)
+	assert_equal "$output" "error EOPNOTSUPP: $msg"
+	output=$(unshare --net "$REQUEST" --dump get-sources)
+	assert_equal "$output" "error EOPNOTSUPP: $msg"
+	output=$(unshare --net "$REQUEST" --dump get-replay)
+	assert_equal "$output" "error EOPNOTSUPP: $msg"
+	# Here, the same requests are answered
+	answered "${STATS[@]}"
+	answered "${SOURCES[@]}"
+
+	run --separate-stderr unshare --net "$KEVENT_WATCH" --list
+	assert_failure
+	assert_equal "$stderr" "kevent-watch: the kevent layer is not loaded (modprobe kevent); --stock reports the stock kernel's events without it"
+	run --separate-stderr unshare --net "$KEVENT_WATCH" --count 1 --timeout 5
+	assert_failure
+	assert_stderr_partial 'the kevent layer is not loaded'
 }

@@ -90,9 +90,15 @@ int genl_family_resolve(struct mnl_socket *nl, const char *name,
 
 /*
  * The kevent family speaks the version of the ABI the library knows,
- * KEVENT_GENL_VERSION. Return: 0, or -EPROTONOSUPPORT.
+ * KEVENT_FAMILY_VERSION. Return: 0, or -EPROTONOSUPPORT.
  */
 int kevent_family_check(const struct genl_family *family);
+
+/*
+ * The kernel answers the family on @nl: 0, or -ENOENT outside the initial
+ * network namespace (where it answers EOPNOTSUPP), or another errno.
+ */
+int kevent_family_answers(struct mnl_socket *nl, uint16_t family_id);
 
 /* Counters the library knows: one more than the last enum kevent_stat. */
 #define KEVENT_STAT_COUNT (KEVENT_STAT_UNRECORDED + 1)

@@ -170,9 +170,11 @@ KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 		goto out_close_req;
 	}
 
-	r = genl_family_resolve(req, KEVENT_GENL_NAME, &family);
+	r = genl_family_resolve(req, KEVENT_FAMILY_NAME, &family);
 	if (r == 0)
 		r = kevent_family_check(&family);
+	if (r == 0)
+		r = kevent_family_answers(req, family.id);
 	if (r < 0)
 		goto out_close_req;
 	m->family_id = family.id;
@@ -344,7 +346,7 @@ static bool is_delfamily(const struct kevent_monitor *m,
 			break;
 		case CTRL_ATTR_FAMILY_NAME:
 			if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0 &&
-			    strcmp(mnl_attr_get_str(attr), KEVENT_GENL_NAME) ==
+			    strcmp(mnl_attr_get_str(attr), KEVENT_FAMILY_NAME) ==
 				    0)
 				return true;
 			break;

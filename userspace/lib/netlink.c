@@ -40,7 +40,8 @@ out_close:
 /*
  * A request socket (kevent_request_socket_open()) and the id of the kevent
  * family on it, for one request. Returns 0, or a negative errno with no
- * socket left open (-ENOENT: the layer is not loaded).
+ * socket left open (-ENOENT: the layer is not loaded, or this is not the
+ * initial network namespace).
  */
 static int kevent_request_open(struct mnl_socket **ret_nl,
 			       uint16_t *ret_family_id)
@@ -52,9 +53,11 @@ static int kevent_request_open(struct mnl_socket **ret_nl,
 	r = kevent_request_socket_open(&nl);
 	if (r < 0)
 		return r;
-	r = genl_family_resolve(nl, KEVENT_GENL_NAME, &family);
+	r = genl_family_resolve(nl, KEVENT_FAMILY_NAME, &family);
 	if (r == 0)
 		r = kevent_family_check(&family);
+	if (r == 0)
+		r = kevent_family_answers(nl, family.id);
 	if (r < 0) {
 		mnl_socket_close(nl);
 		return r;
@@ -313,9 +316,27 @@ int genl_family_resolve(struct mnl_socket *nl, const char *name,
  */
 int kevent_family_check(const struct genl_family *family)
 {
-	if (family->version != KEVENT_GENL_VERSION)
+	if (family->version != KEVENT_FAMILY_VERSION)
 		return -EPROTONOSUPPORT;
 	return 0;
+}
+
+/*
+ * The kernel answers the family's requests in the initial network namespace
+ * only (and sends its events there alone); elsewhere it answers EOPNOTSUPP.
+ * A GET_STATS on @nl tells which: 0, -ENOENT in another namespace, as if the
+ * family were not there, or another negative errno.
+ */
+int kevent_family_answers(struct mnl_socket *nl, uint16_t family_id)
+{
+	char buf[KEVENT_REQUEST_BUF_SIZE] = { 0 };
+	struct nlmsghdr *nlh;
+	int r;
+
+	nlh = genl_put_header(buf, family_id, NLM_F_ACK, KEVENT_CMD_GET_STATS,
+			      KEVENT_FAMILY_VERSION);
+	r = request_run(nl, nlh, reply_noop, NULL, NULL);
+	return r == -EOPNOTSUPP ? -ENOENT : r;
 }
 
 uint32_t genl_family_group(const struct genl_family *family, const char *name)
@@ -487,7 +508,7 @@ static int dump_run(uint8_t cmd, uint64_t after, struct dump_data *d)
 	if (r < 0)
 		return r;
 	nlh = genl_put_header(buf, family_id, NLM_F_DUMP, cmd,
-			      KEVENT_GENL_VERSION);
+			      KEVENT_FAMILY_VERSION);
 	if (after)
 		mnl_attr_put_u64(nlh, KEVENT_A_SEQ, after);
 	r = request_run(nl, nlh, dump_cb, d, d->collect ? &intr : NULL);
@@ -614,7 +635,7 @@ static int stats_request(uint64_t values[KEVENT_STAT_COUNT])
 	if (r < 0)
 		return r;
 	nlh = genl_put_header(buf, family_id, NLM_F_ACK, KEVENT_CMD_GET_STATS,
-			      KEVENT_GENL_VERSION);
+			      KEVENT_FAMILY_VERSION);
 	r = request_run(nl, nlh, stats_cb, values, NULL);
 
 	mnl_socket_close(nl);

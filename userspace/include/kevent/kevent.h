@@ -78,7 +78,7 @@ int kevent_attribute_id(const char *name);
  *
  * Return: 0 on success; -ENOENT if the kevent family is not registered (the
  * module is not loaded, or this is not the initial network namespace);
- * -EPROTONOSUPPORT if the family's version is not KEVENT_GENL_VERSION, the
+ * -EPROTONOSUPPORT if the family's version is not KEVENT_FAMILY_VERSION, the
  * version of the ABI the library speaks (it changes only with an
  * incompatible ABI; the requests below check it too); -EPROTO if the
  * kernel's answer cannot be parsed; -ENOMEM; or the negative errno of a
