@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* No CODE_FILE, CODE_LINE and CODE_FUNC of this file in every entry */
+#define SD_JOURNAL_SUPPRESS_LOCATION
 #include <systemd/sd-journal.h>
 
 #include "journal.h"
