@@ -68,8 +68,9 @@ UNIT_TEST(test_journal_event)
 
 	CHECK(journal_entry_record(&e, &unit_event_record) == 0);
 	CHECK(e.n == 14);
-	CHECK(field_is(&e, "MESSAGE",
-		       "temperature of /devices/platform/kevent-demo.0 changed: 47000 mdegC"));
+	CHECK(field_is(
+		&e, "MESSAGE",
+		"temperature of /devices/platform/kevent-demo.0 changed: 47000 mdegC"));
 	CHECK(field_is(&e, "PRIORITY", "5"));
 	CHECK(field_is(&e, "SYSLOG_IDENTIFIER", "kevent-watch"));
 	CHECK(field_is(&e, "KEVENT_TYPE", "event"));
@@ -122,8 +123,9 @@ UNIT_TEST(test_journal_state_and_error)
 	r.cls = NULL;
 	r.subsystem = NULL;
 	CHECK(journal_entry_record(&e, &r) == 0);
-	CHECK(field_is(&e, "MESSAGE",
-		       "temperature of /devices/platform/kevent-demo.0 is unreadable (ENOENT)"));
+	CHECK(field_is(
+		&e, "MESSAGE",
+		"temperature of /devices/platform/kevent-demo.0 is unreadable (ENOENT)"));
 	CHECK(field_is(&e, "PRIORITY", "6"));
 	CHECK(field_is(&e, "KEVENT_TYPE", "state"));
 	CHECK(field_is(&e, "KEVENT_ERROR", "ENOENT"));

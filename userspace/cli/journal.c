@@ -127,8 +127,9 @@ int journal_entry_overrun(struct journal_entry *e, long long lost)
 	entry_reset(e);
 	field_start(e, "MESSAGE");
 	if (lost < 0)
-		sbuf_adds(&e->buf,
-			  "events were lost (receive buffer overrun), re-reading state");
+		sbuf_adds(
+			&e->buf,
+			"events were lost (receive buffer overrun), re-reading state");
 	else
 		sbuf_printf(&e->buf, "%lld events were lost, re-reading state",
 			    lost);

@@ -1314,8 +1314,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	/* Inherited as ignored, it would reap the --exec commands itself. */
 	signal(SIGCHLD, SIG_DFL);
-	w.print_lines =
-		!(w.opt.exec || w.opt.journal) || w.opt.json || w.opt.format;
+	w.print_lines = !(w.opt.exec || w.opt.journal) || w.opt.json ||
+			w.opt.format;
 	stop_signals_init();
 
 	if (w.opt.list) {
