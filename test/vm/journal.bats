@@ -311,3 +311,34 @@ bytes()
 	run wc -l < "$BATS_TEST_TMPDIR/local"
 	assert_output 3
 }
+
+@test "as the service runs it: a user of its own, no capability, no new privileges, /sys read-only" {
+	# The unit's DynamicUser=, CapabilityBoundingSet= (empty),
+	# NoNewPrivileges= and ProtectKernelTunables=, as far as they can be
+	# had without systemd as PID 1
+	chmod 0777 "$BATS_TEST_TMPDIR"
+	# shellcheck disable=SC2016 # for the shell of unshare
+	watch_spawn unshare -m sh -c 'mount -o remount,bind,ro /sys &&
+		exec setpriv --reuid=61234 --regid=61234 --clear-groups \
+			--no-new-privs --inh-caps=-all --bounding-set=-all \
+			"$0" --journal --coldplug --count 1' "$KEVENT_WATCH"
+	run -0 grep -E '^(NoNewPrivs|CapEff|CapBnd|Uid):' "/proc/$WATCH_PID/status"
+	assert_output "$(printf 'Uid:\t61234\t61234\t61234\t61234\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nNoNewPrivs:\t1')"
+	sensor_test_set 0 temperature 61000
+	watch_wait
+	assert_equal "$WATCH_STATUS" 0
+	run cat "$WATCH_OUT" "$WATCH_ERR"
+	assert_output ''
+
+	run -0 entries_wait 1 KEVENT_TYPE=event _PID="$WATCH_PID"
+	run jq -c '[._UID, .KEVENT_ATTR, .KEVENT_VALUE]' <<<"$output"
+	assert_output '["61234","temperature","61000"]'
+	# The states of the sources it may read; calibration, root's alone, is
+	# not listed to it
+	run -0 entries_wait 4 KEVENT_TYPE=state _PID="$WATCH_PID"
+	states=$(jq -r '"\(.KEVENT_PATH) \(.KEVENT_ATTR)"' <<<"$output" | sort)
+	assert_equal "$states" "$SENSOR0 label
+$SENSOR0 temperature
+/devices/platform/kevent-sensor-test.1 label
+/devices/platform/kevent-sensor-test.1 temperature"
+}
