@@ -20,6 +20,7 @@
 
 #include "attr_cache.h"
 #include "exec.h"
+#include "journal.h"
 #include "options.h"
 #include "output.h"
 
@@ -56,7 +57,8 @@ struct watch {
 	struct watch_options opt;
 	struct sbuf line;
 	struct attr_cache *cache; /* the attributes read, kept open */
-	bool print_lines; /* not with --exec alone */
+	struct journal_entry entry; /* --journal: the entry being sent */
+	bool print_lines; /* not with --exec or --journal alone */
 	uint64_t printed;
 	uint64_t replayed; /* highest sequence number replayed */
 	uint64_t forged; /* messages not sent by the kernel, ignored */
@@ -269,7 +271,7 @@ static const char usage_text[] =
 	"                    [--path GLOB] [--subsystem NAME] [--count N]\n"
 	"                    [--timeout SEC] [--list | --coldplug]\n"
 	"                    [--replay[=SEQ]] [--rcvbuf BYTES] [--stock]\n"
-	"                    [--uevent]\n"
+	"                    [--uevent] [--journal]\n"
 	"                    [--exec CMD [--exec-timeout SEC]] [--poll FILE...]\n";
 
 static void print_help(void)
@@ -294,6 +296,8 @@ static void print_help(void)
 	      "      --exec CMD      run sh -c CMD for each record, KEVENT_* set, and\n"
 	      "                      print lines only with --json or --format\n"
 	      "      --exec-timeout SEC  kill CMD after SEC s (default 10; 0: no limit)\n"
+	      "      --journal       send each record to the systemd journal (KEVENT_*\n"
+	      "                      fields); lines only with --json or --format\n"
 	      "  -h, --help          this help     -V, --version   the version\n"
 	      "\n"
 	      "Lines: KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE ..., STATE[TIME] ..., OVERRUN\n"
@@ -461,6 +465,21 @@ static int run_exec(struct watch *w, const struct record *r)
 	return got_signal ? STOP_QUIET : 0;
 }
 
+/*
+ * Send the entry built in w->entry (@built: how building it went) to the
+ * journal. Return: 0, or -1 (reported).
+ */
+static int journal_send(struct watch *w, int built)
+{
+	int r = built < 0 ? built : journal_entry_send(&w->entry);
+
+	if (r < 0) {
+		warn("cannot write to the journal: %s\n", strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
 static uint64_t boottime_ns(void)
 {
 	struct timespec ts;
@@ -559,6 +578,8 @@ static int report(struct watch *w, const struct kevent_event *ev,
 			record_text(&w->line, &r);
 		ret = emit(w);
 	}
+	if (ret == 0 && w->opt.journal)
+		ret = journal_send(w, journal_entry_record(&w->entry, &r));
 	if (ret == 0 && w->opt.exec) {
 		/* The command's output comes after the line it was run for. */
 		ret = flush_output();
@@ -647,9 +668,15 @@ static int overrun(struct watch *w, long long lost)
 {
 	int r;
 
+	if (w->opt.journal &&
+	    journal_send(w, journal_entry_overrun(&w->entry, lost)) < 0)
+		return -1;
 	sbuf_reset(&w->line);
 	if (w->opt.json) {
 		overrun_json(&w->line, lost);
+	} else if (w->opt.journal && (!w->print_lines || w->opt.format)) {
+		/* The journal has it: no line on stderr too. */
+		goto out_states;
 	} else if (!w->print_lines || w->opt.format) {
 		/* The format has no place for it: a line on stderr. */
 		if (lost < 0)
@@ -867,6 +894,10 @@ static int drain_stock(struct watch *w, struct kevent_uevent_monitor *um,
 		}
 		if (r == -ENOBUFS) {
 			/* Lost uevents; there is no state to re-read. */
+			if (w->opt.journal &&
+			    journal_send(w, journal_entry_overrun(&w->entry,
+								  -1)) < 0)
+				return -1;
 			sbuf_reset(&w->line);
 			if (w->opt.json)
 				overrun_json(&w->line, -1);
@@ -912,12 +943,16 @@ static int drain_stock_monitor(struct watch *w, struct kevent_stock_monitor *sm)
 			return 0;
 		if (r == -ENOBUFS) {
 			/* Messages were lost: say so, then the states */
+			if (w->opt.journal &&
+			    journal_send(w, journal_entry_overrun(&w->entry,
+								  -1)) < 0)
+				return -1;
 			sbuf_reset(&w->line);
 			if (w->opt.json)
 				overrun_json(&w->line, -1);
 			else if (w->print_lines && !w->opt.format)
 				overrun_text(&w->line, -1);
-			else
+			else if (!w->opt.journal)
 				warn("events were lost (receive buffer overrun), re-reading state\n");
 			r = w->line.len ? emit(w) : 0;
 			if (r == 0)
@@ -1269,11 +1304,18 @@ int main(int argc, char **argv)
 		r = EXIT_RUNTIME;
 		goto out;
 	}
+	if (w.opt.journal && (r = journal_check()) < 0) {
+		warn("cannot write to the journal: %s: %s\n", JOURNAL_SOCKET,
+		     strerror(-r));
+		r = EXIT_RUNTIME;
+		goto out;
+	}
 	text_style_init(w.opt.json || w.opt.format);
 	signal(SIGPIPE, SIG_IGN);
 	/* Inherited as ignored, it would reap the --exec commands itself. */
 	signal(SIGCHLD, SIG_DFL);
-	w.print_lines = !w.opt.exec || w.opt.json || w.opt.format;
+	w.print_lines = !(w.opt.exec || w.opt.journal) || w.opt.json ||
+			w.opt.format;
 	stop_signals_init();
 
 	if (w.opt.list) {
@@ -1288,6 +1330,7 @@ int main(int argc, char **argv)
 
 out:
 	attr_cache_free(w.cache);
+	journal_entry_free(&w.entry);
 	sbuf_free(&w.line);
 	free(out.buf);
 	/*

@@ -180,6 +180,7 @@ enum {
 	OPT_EXEC,
 	OPT_EXEC_TIMEOUT,
 	OPT_STOCK,
+	OPT_JOURNAL,
 };
 
 static const struct option long_options[] = {
@@ -200,6 +201,7 @@ static const struct option long_options[] = {
 	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
 	{ "exec", required_argument, NULL, OPT_EXEC },
 	{ "exec-timeout", required_argument, NULL, OPT_EXEC_TIMEOUT },
+	{ "journal", no_argument, NULL, OPT_JOURNAL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -343,6 +345,9 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 					  &o->exec_timeout_ms, err, errlen) < 0)
 				return -1;
 			exec_timeout_set = true;
+			break;
+		case OPT_JOURNAL:
+			o->journal = true;
 			break;
 		case OPT_RCVBUF:
 			if (parse_rcvbuf(optarg, &o->rcvbuf, err, errlen) < 0)

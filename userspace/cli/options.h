@@ -34,6 +34,7 @@ struct watch_options {
 	size_t n_poll_files;
 	const char *exec; /* --exec CMD; NULL: none */
 	int64_t exec_timeout_ms; /* --exec-timeout SEC; 0: no limit */
+	bool journal; /* --journal: each record an entry of the journal */
 };
 
 /* Default of --exec-timeout, in milliseconds. */
