@@ -29,7 +29,10 @@
  *                source_notify (kevent_source_notify() with the sensor's
  *                spinlock held), notify (kevent_notify()), uevent
  *                (kobject_uevent_env() of a change with NAME=temperature, as
- *                hwmon_notify_event() sends it) or sysfs_notify
+ *                hwmon_notify_event() sends it), sysfs_notify, or
+ *                hwmon_notify (hwmon_notify_event() of temp1_input on the
+ *                sensor's hwmon device: sysfs_notify() and the uevent, the
+ *                work kevent_notify() does, as every hwmon driver notifies)
  *
  * The module parameter extra_sources (0 to 7, default 0) gives each sensor
  * that many more annotated attributes, named after entries of the registry
@@ -93,6 +96,7 @@ enum sensor_test_bench_method {
 	SENSOR_TEST_BENCH_NOTIFY,
 	SENSOR_TEST_BENCH_UEVENT,
 	SENSOR_TEST_BENCH_SYSFS_NOTIFY,
+	SENSOR_TEST_BENCH_HWMON_NOTIFY,
 
 	SENSOR_TEST_NR_BENCH_METHODS,
 };
@@ -102,6 +106,7 @@ static const char *const sensor_test_bench_names[] = {
 	[SENSOR_TEST_BENCH_NOTIFY] = "notify",
 	[SENSOR_TEST_BENCH_UEVENT] = "uevent",
 	[SENSOR_TEST_BENCH_SYSFS_NOTIFY] = "sysfs_notify",
+	[SENSOR_TEST_BENCH_HWMON_NOTIFY] = "hwmon_notify",
 };
 
 /**
@@ -945,9 +950,11 @@ static const struct file_operations sensor_test_churn_fops = {
 
 /*
  * One bench notification of @s: increment the temperature, then announce
- * it with @method. Called with sensor_test_lock held and @s->pdev set.
+ * it with @method (on @hwmon, the sensor's hwmon device, for hwmon_notify).
+ * Called with sensor_test_lock held and @s->pdev set.
  */
-static void sensor_test_bench_one(struct sensor_test_sensor *s, int method)
+static void sensor_test_bench_one(struct sensor_test_sensor *s, int method,
+				  struct device *hwmon)
 {
 	struct kobject *kobj = &s->pdev->dev.kobj;
 	const char *name = sensor_test_attrs[SENSOR_TEST_ATTR_TEMPERATURE]->name;
@@ -975,34 +982,53 @@ static void sensor_test_bench_one(struct sensor_test_sensor *s, int method)
 	case SENSOR_TEST_BENCH_SYSFS_NOTIFY:
 		sysfs_notify(kobj, NULL, name);
 		break;
+	case SENSOR_TEST_BENCH_HWMON_NOTIFY:
+		hwmon_notify_event(hwmon, hwmon_temp, hwmon_temp_input, 0);
+		break;
 	}
 }
 
 /*
  * Time @n bench notifications of @s with @method, in chunks, yielding the
  * CPU between chunks outside the time measured.
- * Return: 0, or -EINTR if a fatal signal interrupted the run.
+ * Return: 0, -ENODEV if hwmon_notify is asked of a sensor without its hwmon
+ * device, or -EINTR if a fatal signal interrupted the run.
  */
 static int sensor_test_bench_run(struct sensor_test_sensor *s, int method,
 				 unsigned int n, u64 *ret_ns)
 {
+	struct device *hwmon = NULL;
 	unsigned int i = 0, end;
 	u64 total = 0, start;
+	unsigned long flags;
+	int ret = 0;
+
+	if (method == SENSOR_TEST_BENCH_HWMON_NOTIFY) {
+		/* Held for the run: an unbind cannot free it meanwhile */
+		spin_lock_irqsave(&s->lock, flags);
+		hwmon = get_device(s->hwmon);
+		spin_unlock_irqrestore(&s->lock, flags);
+		if (!hwmon)
+			return -ENODEV;
+	}
 
 	while (i < n) {
 		end = min(n, i + 1024);
 		start = ktime_get_ns();
 		for (; i < end; i++)
-			sensor_test_bench_one(s, method);
+			sensor_test_bench_one(s, method, hwmon);
 		total += ktime_get_ns() - start;
 
-		if (fatal_signal_pending(current))
-			return -EINTR;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
 		cond_resched();
 	}
+	put_device(hwmon);
 	*ret_ns = total;
 
-	return 0;
+	return ret;
 }
 
 static ssize_t sensor_test_bench_write(struct file *file,

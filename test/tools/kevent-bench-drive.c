@@ -3,7 +3,8 @@
  * kevent-bench-drive - drive the demo sensor's bench control and time what
  * a consumer of its events prints, for the benchmarks (scripts/bench)
  *
- * Usage: CONSUMER | kevent-bench-drive --knob FILE --attr-file FILE
+ * Usage: CONSUMER | kevent-bench-drive (--knob FILE | --knob-cmd PROG)
+ *                 --attr-file FILE
  *                 [--pid PID] [--match STR] [--value-key STR]
  *                 [--expect N] [--idle SEC] [--timeout SEC]
  *                 (--burst "METHOD N" |
@@ -14,7 +15,10 @@
  * precedes the value on such a line (such as "value":" for kevent-watch
  * --json, or = for "PATH ATTR=VALUE"; an empty key: the line is the value);
  * without it, lines carry no value. --knob is the bench control, written
- * "METHOD N"; --attr-file the attribute it changes, read once at the start.
+ * "METHOD N"; --knob-cmd PROG, in its place, a program run as PROG METHOD N
+ * (waited for; a status other than 0 fails the run), for notifications
+ * that come from user space, such as link changes. --attr-file is the
+ * attribute either changes, read once at the start.
  * --pid is the consumer's process: the run starts once it waits for events,
  * and its CPU time and memory are reported.
  *
@@ -56,6 +60,7 @@
 
 struct opts {
 	const char *knob;
+	const char *knob_cmd;
 	const char *attr_file;
 	const char *match;
 	const char *value_key;
@@ -116,9 +121,29 @@ static long long read_number(const char *file)
 static void knob_write(const char *method, long n)
 {
 	char cmd[128];
-	int fd, len;
+	int fd, len, status;
+	pid_t pid;
 
 	len = snprintf(cmd, sizeof(cmd), "%s %ld", method, n);
+	if (o.knob_cmd) {
+		snprintf(cmd, sizeof(cmd), "%ld", n);
+		pid = fork();
+		if (pid < 0)
+			fail("fork%s: %s", "");
+		if (pid == 0) {
+			execl(o.knob_cmd, o.knob_cmd, method, cmd, (char *)NULL);
+			fprintf(stderr, PROG ": cannot run %s: %s\n", o.knob_cmd,
+				strerror(errno));
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0) {
+			fprintf(stderr, PROG ": %s %s failed\n", o.knob_cmd,
+				cmd);
+			exit(1);
+		}
+		return;
+	}
 	fd = open(o.knob, O_WRONLY);
 	if (fd < 0)
 		fail("cannot open %s: %s", o.knob);
@@ -498,7 +523,8 @@ static int paced(void)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: CONSUMER | " PROG " --knob FILE --attr-file FILE [--pid PID]\n"
+		"usage: CONSUMER | " PROG " (--knob FILE | --knob-cmd PROG)\n"
+		"       --attr-file FILE [--pid PID]\n"
 		"       [--match STR] [--value-key STR] [--expect N] [--idle SEC]\n"
 		"       [--timeout SEC] (--burst \"METHOD N\" |\n"
 		"       --paced METHOD COUNT MS [--samples FILE])\n");
@@ -515,6 +541,8 @@ int main(int argc, char **argv)
 
 		if (strcmp(a, "--knob") == 0 && more)
 			o.knob = argv[++i];
+		else if (strcmp(a, "--knob-cmd") == 0 && more)
+			o.knob_cmd = argv[++i];
 		else if (strcmp(a, "--attr-file") == 0 && more)
 			o.attr_file = argv[++i];
 		else if (strcmp(a, "--pid") == 0 && more)
@@ -540,7 +568,7 @@ int main(int argc, char **argv)
 		} else
 			return usage();
 	}
-	if (!o.knob || !o.attr_file || !!o.burst == !!o.paced_method ||
+	if (!o.knob == !o.knob_cmd || !o.attr_file || !!o.burst == !!o.paced_method ||
 	    (o.paced_method && o.paced_count <= 0) ||
 	    (o.samples && !o.paced_method))
 		return usage();

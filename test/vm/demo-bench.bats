@@ -27,7 +27,7 @@ memory()
 	local method total per
 
 	sensor_test_load
-	for method in source_notify notify uevent sysfs_notify; do
+	for method in source_notify notify uevent sysfs_notify hwmon_notify; do
 		sensor_test_set 0 bench "$method 100"
 		read -r m n total per < "$SENSOR_TEST_DBG/kevent-sensor-test.0/bench"
 		assert_equal "$m" "$method"
@@ -37,7 +37,24 @@ memory()
 	done
 	# Each notification incremented the temperature
 	run cat "$DEMO_SYS/kevent-sensor-test.0/temperature"
-	assert_output 25400
+	assert_output 25500
+}
+
+@test "bench hwmon_notify sends the hwmon device's change uevent, one each, which --stock reports" {
+	sensor_test_load
+	watch_start --stock --json --attr temp1_input
+	sensor_test_set 1 bench "hwmon_notify 5"
+	watch_lines 5
+	# One record a uevent, each with the value read when it came
+	run jq -r '[.source, .subsystem, .attr] | @tsv' "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 5
+	assert_equal "$(printf '%s\n' "${lines[@]}" | sort -u)" $'uevent\thwmon\ttemp1_input'
+	run jq -r .value "$WATCH_OUT"
+	assert_line --index 4 25005
+	# A sensor unplugged has no hwmon device left to notify
+	sensor_test_set 0 unplug 1
+	run -1 bash -c "printf 'hwmon_notify 1' > $SENSOR_TEST_DBG/kevent-sensor-test.0/bench"
+	assert_output --partial 'No such device'
 }
 
 @test "the notifications of bench reach a listener, one event for each kevent_notify()" {
