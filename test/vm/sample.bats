@@ -5,6 +5,7 @@
 # loaded: the statistics of the loopback device, the temperature of an
 # hwmon driver that never notifies it (kevent_stock_hwmon.ko), and the
 # files of dummy network devices that come and go.
+# shellcheck disable=SC2154,SC2034 # bats sets $stderr and $stderr_lines; the helpers read WATCH_START_SECS
 
 setup()
 {
