@@ -377,13 +377,14 @@ static void sample_compact(struct kevent_sample_monitor *m, bool unsampled)
 }
 
 /*
- * Expand the patterns: follow the files that match now, let go of those
- * that no longer do. A new file is opened and read (its baseline); one
+ * Expand the patterns from the one of index @first on: follow the files
+ * that match now and, when all are expanded (@first 0), let go of those
+ * that no longer match. A new file is opened and read (its baseline); one
  * that cannot be sampled (not a sysfs file, a duplicate) is kept unopened,
  * so that it is not looked at again while it matches.
  * Return: 0, or -ENOMEM.
  */
-static int sample_expand(struct kevent_sample_monitor *m)
+static int sample_expand(struct kevent_sample_monitor *m, size_t first)
 {
 	glob_t g = { 0 };
 	struct sample_attr *attrs, *a;
@@ -391,9 +392,9 @@ static int sample_expand(struct kevent_sample_monitor *m)
 	bool dropped = false;
 	int r = 0;
 
-	for (i = 0; i < m->n_patterns; i++) {
-		r = glob(m->patterns[i], GLOB_NOSORT | (i ? GLOB_APPEND : 0),
-			 NULL, &g);
+	for (i = first; i < m->n_patterns; i++) {
+		r = glob(m->patterns[i],
+			 GLOB_NOSORT | (i > first ? GLOB_APPEND : 0), NULL, &g);
 		if (r == GLOB_NOSPACE) {
 			globfree(&g);
 			return -ENOMEM;
@@ -401,7 +402,7 @@ static int sample_expand(struct kevent_sample_monitor *m)
 	}
 	r = 0;
 	for (i = 0; i < m->n_attrs; i++)
-		m->attrs[i].seen = false;
+		m->attrs[i].seen = first > 0;
 	if (g.gl_pathc) {
 		qsort(g.gl_pathv, g.gl_pathc, sizeof(*g.gl_pathv), str_cmp);
 		attrs = reallocarray(m->attrs, m->n_attrs + g.gl_pathc,
@@ -488,7 +489,8 @@ kevent_sample_monitor_add(struct kevent_sample_monitor *monitor,
 	}
 	monitor->patterns = patterns;
 	patterns[monitor->n_patterns++] = p;
-	r = sample_expand(monitor);
+	/* The new pattern only: the others were expanded already */
+	r = sample_expand(monitor, monitor->n_patterns - 1);
 	for (i = 0; i < monitor->n_attrs; i++)
 		monitor->attrs[i].fresh = false;
 	return r;
@@ -552,7 +554,7 @@ static int sample_pass(struct kevent_sample_monitor *m)
 	size_t i;
 	int r;
 
-	r = sample_expand(m);
+	r = sample_expand(m, 0);
 	if (r < 0)
 		return r;
 	for (i = 0; i < m->n_attrs; i++) {
