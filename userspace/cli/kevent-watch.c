@@ -1182,8 +1182,10 @@ static int watch_stock(struct watch *w, uint64_t start_ms)
 	pfd[1] = (struct pollfd){ .fd = -1 };
 	if (output_can_close())
 		pfd[1] = (struct pollfd){ .fd = STDOUT_FILENO };
-	pfd[2] = (struct pollfd){ .fd = sp ? kevent_sample_monitor_get_fd(sp) : -1,
-				  .events = POLLIN };
+	pfd[2] = (struct pollfd){
+		.fd = sp ? kevent_sample_monitor_get_fd(sp) : -1,
+		.events = POLLIN
+	};
 	for (;;) {
 		r = drain_stock_monitor(w, sm);
 		if (r == 0)

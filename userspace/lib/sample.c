@@ -93,7 +93,8 @@ bool kevent_sample_changed(int old_err, const char *old, size_t old_len,
 	if (delta && kevent_sample_parse_number(old, old_len, &a) &&
 	    kevent_sample_parse_number(cur, cur_len, &b)) {
 		/* Modulo 2^64, the distance of two int64_t values is exact. */
-		d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+		d = a > b ? (uint64_t)a - (uint64_t)b :
+			    (uint64_t)b - (uint64_t)a;
 		return d >= delta;
 	}
 	return old_len != cur_len || memcmp(old, cur, cur_len) != 0;
@@ -131,8 +132,8 @@ kevent_sample_monitor_unref(struct kevent_sample_monitor *monitor)
 		free(monitor->patterns[i]);
 	free(monitor->patterns);
 	for (i = 0; i < monitor->q_len; i++)
-		kevent_event_unref(
-			monitor->queue[(monitor->q_head + i) % monitor->q_size]);
+		kevent_event_unref(monitor->queue[(monitor->q_head + i) %
+						  monitor->q_size]);
 	free(monitor->queue);
 	free(monitor->buf);
 	if (monitor->timer_fd >= 0)
@@ -355,7 +356,8 @@ static bool sample_duplicate(struct kevent_sample_monitor *m,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (m->attrs[i].fd >= 0 && strcmp(m->attrs[i].attr, a->attr) == 0 &&
+		if (m->attrs[i].fd >= 0 &&
+		    strcmp(m->attrs[i].attr, a->attr) == 0 &&
 		    strcmp(m->attrs[i].path, a->path) == 0)
 			return true;
 	return false;
@@ -576,8 +578,8 @@ static int sample_pass(struct kevent_sample_monitor *m)
 			continue;
 		r = sample_keep(m, a, n);
 		if (r == 0)
-			r = kevent_event_new_stock(KEVENT_EVENT_SOURCE_SAMPLE, 0,
-						   a->path, a->attr, NULL,
+			r = kevent_event_new_stock(KEVENT_EVENT_SOURCE_SAMPLE,
+						   0, a->path, a->attr, NULL,
 						   &ev);
 		if (r == 0) {
 			r = sample_queue(m, ev);
