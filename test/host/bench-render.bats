@@ -81,7 +81,7 @@ setup()
 	assert_line '| memory of the sources | | 9 KiB (224 bytes a source) |'
 	assert_line --regexp '^\| kevent C reader .* \| `kevent_notify\(\)` \| 1.1 \| pread64:100, write:2, recvmmsg:2, openat:1 \|'
 	run grep -c '^| ' <<< "$output"
-	assert_output 57
+	assert_output 61
 }
 
 @test "a listener that never reads: the goal holds its cost against none, and a failed event misses it" {
@@ -139,4 +139,19 @@ setup()
 	assert_stderr_line "usage: scripts/bench-render RAW-FILE"
 	run --separate-stderr "$render" "$raw" "$KEVENT_TOP/docs/performance-notes.md"
 	assert_failure 2
+}
+
+@test "sampling is a comparison for information: CPU time a second over many files and over one, each file's share, every round" {
+	run --separate-stderr "$render" "$raw"
+	assert_success
+	assert_line --partial 'over 1008 sysfs files (a glob, expanded again every interval) against over one file, median of 3 rounds |'
+	assert_line --partial '| 25.0 ms against 1.1 ms a second, 23.7 µs a file an interval |'
+	assert_line '| 1008 | 25.0 ms | 300.0 ms, 250.0 ms, 200.0 ms |'
+	assert_line '| 1 | 1.1 ms | 10.0 ms, 12.0 ms, 11.0 ms |'
+	run --separate-stderr grep -c 'Sampling' <<<"$(sed -n '/^## Goals/,/^## Comparisons/p' <<<"$("$render" "$raw")")"
+	assert_output 0
+	grep -v '^sample.one.cpu_ns=' "$raw" > raw.txt
+	run --separate-stderr "$render" raw.txt
+	assert_failure
+	assert_stderr_partial 'no result for sample.one.cpu_ns'
 }

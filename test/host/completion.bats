@@ -89,3 +89,12 @@ complete()
 	run shellcheck -s bash "$completion"
 	assert_success
 }
+
+@test "--sample offers intervals, and files follow it" {
+	complete --sample ''
+	assert_line 1s
+	assert_line 500ms
+	touch sampled-file
+	complete --sample 1s sampled-
+	assert_output sampled-file
+}

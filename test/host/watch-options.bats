@@ -46,6 +46,20 @@ usage_error()
 	usage_error --rcvbuf --rcvbuf 2048M
 }
 
+@test "a bad --sample interval or --delta value is a usage error naming the option" {
+	usage_error --sample --sample x /sys/class/net/lo/mtu
+	usage_error --sample --sample 0 /sys/class/net/lo/mtu
+	usage_error --sample --sample 0.5ms /sys/class/net/lo/mtu
+	usage_error --sample --sample 1d /sys/class/net/lo/mtu
+	usage_error --sample --sample ''
+	usage_error --delta --sample 1s --delta 0 /sys/class/net/lo/mtu
+	usage_error --delta --sample 1s --delta -5 /sys/class/net/lo/mtu
+	usage_error --delta --sample 1s --delta 1.5 /sys/class/net/lo/mtu
+	usage_error '--delta needs --sample' --delta 5
+	usage_error '--sample needs files' --sample 1s
+	usage_error "--sample: '/tmp' is not a sysfs file" --sample 1s /tmp
+}
+
 @test "an empty or blank --exec command and a bad --exec-timeout are usage errors" {
 	usage_error --exec --exec ''
 	usage_error --exec --exec '  '
@@ -74,7 +88,7 @@ usage_error()
 
 @test "a missing value is a usage error naming the option, for each option that takes one" {
 	for opt in --format --class --attr --path --subsystem --count \
-		--timeout --rcvbuf --poll --exec; do
+		--timeout --rcvbuf --poll --exec --sample --delta; do
 		usage_error "$opt: missing value" "$opt"
 	done
 	usage_error '--exec-timeout: missing value' --exec true --exec-timeout

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -272,7 +273,8 @@ static const char usage_text[] =
 	"                    [--timeout SEC] [--list | --coldplug]\n"
 	"                    [--replay[=SEQ]] [--rcvbuf BYTES] [--stock]\n"
 	"                    [--uevent] [--journal]\n"
-	"                    [--exec CMD [--exec-timeout SEC]] [--poll FILE...]\n";
+	"                    [--exec CMD [--exec-timeout SEC]] [--poll FILE...]\n"
+	"                    [--sample INTERVAL [--delta N] [FILE|GLOB...]]\n";
 
 static void print_help(void)
 {
@@ -283,9 +285,7 @@ static void print_help(void)
 	      "  -f, --format FMT    %s seq %t time %c class %p path %a attribute %v value\n"
 	      "                      %u unit %S subsystem %e error %% \\n \\t %qX: X shell-quoted\n"
 	      "  -c, --class LIST    only these classes: general,storage,power,fs,hotplug,net\n"
-	      "      --attr GLOB     only attributes matching GLOB (repeatable)\n"
-	      "      --path GLOB     only kobject paths matching GLOB (repeatable)\n"
-	      "      --subsystem NAME  only devices of subsystem NAME (repeatable)\n"
+	      "      --attr GLOB, --path GLOB, --subsystem NAME  only these (repeatable)\n"
 	      "  -n, --count N       exit after N events  -t, --timeout SEC  or seconds\n"
 	      "  -l, --list          print every annotated source and its value, exit\n"
 	      "      --coldplug      print every annotated source, then watch\n"
@@ -293,6 +293,8 @@ static void print_help(void)
 	      "      --rcvbuf BYTES  socket receive buffer, such as 256K (default 8M)\n"
 	      "      --stock         stock kernel events, no kevent.ko (uevent, rtnetlink)\n"
 	      "      --uevent, --poll FILE...  NAME= uevents, sysfs FILEs (no kevent.ko)\n"
+	      "      --sample INTERVAL [--delta N] [FILE|GLOB...]  read FILEs (or --stock's)\n"
+	      "                      each INTERVAL (500ms, 1s, 2): changes (numbers: by N)\n"
 	      "      --exec CMD      run sh -c CMD for each record, KEVENT_* set, and\n"
 	      "                      print lines only with --json or --format\n"
 	      "      --exec-timeout SEC  kill CMD after SEC s (default 10; 0: no limit)\n"
@@ -507,7 +509,8 @@ static int report(struct watch *w, const struct kevent_event *ev,
 		.type = type,
 		.source = kevent_event_source_to_string(source),
 		.no_seq = source == KEVENT_EVENT_SOURCE_POLL ||
-			  source == KEVENT_EVENT_SOURCE_RTNETLINK,
+			  source == KEVENT_EVENT_SOURCE_RTNETLINK ||
+			  source == KEVENT_EVENT_SOURCE_SAMPLE,
 		.cls = kevent_class_to_string(cls),
 		.path = path,
 		.attr = attr,
@@ -976,6 +979,168 @@ static int drain_stock_monitor(struct watch *w, struct kevent_stock_monitor *sm)
 }
 
 /*
+ * Receive from the sampler until nothing is pending, or it is time to
+ * stop. Return: 0, STOP_QUIET, or -1.
+ */
+static int drain_sample(struct watch *w, struct kevent_sample_monitor *sp)
+{
+	struct kevent_event *ev;
+	int r;
+
+	while (sp && !stopping()) {
+		r = kevent_sample_monitor_receive(sp, &ev);
+		if (r == -EAGAIN)
+			return 0;
+		if (r < 0) {
+			warn("cannot sample: %s\n", strerror(-r));
+			return -1;
+		}
+		r = report(w, ev, RECORD_EVENT);
+		kevent_event_unref(ev);
+		if (r)
+			return r;
+		if (w->opt.count && w->printed >= w->opt.count)
+			return STOP_QUIET;
+	}
+	return 0;
+}
+
+/* Print the state of every file sampled. Return: 0, STOP_QUIET, or -1. */
+static int print_sample_states(struct watch *w,
+			       struct kevent_sample_monitor *sp)
+{
+	int r = kevent_sample_monitor_foreach(sp, state_cb, w);
+
+	if (r == STOP_QUIET)
+		return STOP_QUIET;
+	if (r == STOP_FAILED)
+		return -1;
+	if (r < 0) {
+		warn("cannot list the files sampled: %s\n", strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+struct stock_sample {
+	struct watch *w;
+	struct kevent_sample_monitor *sp;
+};
+
+/* Sample a stock attribute of the classes chosen; skip what cannot be. */
+static int stock_sample_cb(const struct kevent_event *ev, void *userdata)
+{
+	struct stock_sample *ss = userdata;
+	enum kevent_class cls = kevent_event_get_class(ev);
+	unsigned int classes = ss->w->opt.classes;
+	char file[PATH_MAX];
+	int r;
+
+	if (classes && (cls > KEVENT_CLASS_MAX || !(classes & (1u << cls))))
+		return 0;
+	if ((size_t)snprintf(file, sizeof(file), "/sys%s/%s",
+			     kevent_event_get_path(ev),
+			     kevent_event_get_attr(ev)) >= sizeof(file))
+		return 0;
+	r = kevent_sample_monitor_add(ss->sp, file);
+	if (r == -ENOMEM) {
+		warn("out of memory\n");
+		return STOP_FAILED;
+	}
+	return 0;
+}
+
+/*
+ * Many files are sampled, each kept open: take every descriptor the hard
+ * limit allows.
+ */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/*
+ * The sampler of --sample, with its files, or the stock attributes of the
+ * classes chosen when --stock is given without files.
+ * Return: 0, or the exit status (a message was printed).
+ */
+static int open_sampler(struct watch *w, struct kevent_sample_monitor **sp)
+{
+	struct stock_sample ss = { .w = w };
+	char msg[PATH_MAX + 64];
+	size_t i;
+	int r;
+
+	r = kevent_sample_monitor_new(sp, (uint64_t)w->opt.sample_ms * 1000);
+	if (r < 0) {
+		warn("cannot sample: %s\n", strerror(-r));
+		return EXIT_RUNTIME;
+	}
+	kevent_sample_monitor_set_delta(*sp, w->opt.delta);
+	for (i = 0; i < w->opt.n_sample_files; i++) {
+		const char *file = w->opt.sample_files[i];
+
+		r = kevent_sample_monitor_add(*sp, file);
+		if (r == -EXDEV) {
+			snprintf(msg, sizeof(msg),
+				 "--sample: '%s' is not a sysfs file below /sys",
+				 file);
+			return usage_error(msg);
+		}
+		if (r == -EEXIST)
+			continue;
+		if (r < 0) {
+			warn("cannot sample %s: %s\n", file, strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	}
+	if (w->opt.n_sample_files)
+		return 0;
+	ss.sp = *sp;
+	r = kevent_stock_foreach(stock_sample_cb, &ss);
+	if (r == STOP_FAILED)
+		return EXIT_RUNTIME;
+	if (r < 0) {
+		warn("cannot list the stock sources: %s\n", strerror(-r));
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/*
+ * --list: the states of the sources asked for, then exit.
+ * Return: the exit status.
+ */
+static int list(struct watch *w)
+{
+	struct kevent_sample_monitor *sp = NULL;
+	int r, status;
+
+	if (w->opt.n_sample_files) {
+		status = open_sampler(w, &sp);
+		if (status)
+			goto out;
+	}
+	if (w->opt.stock)
+		r = print_stock_states(w);
+	else if (!sp)
+		r = print_states(w);
+	else
+		r = 0;
+	if (r == 0 && sp)
+		r = print_sample_states(w, sp);
+	status = r < 0 ? EXIT_RUNTIME : EXIT_DONE;
+out:
+	kevent_sample_monitor_unref(sp);
+	return status;
+}
+
+/*
  * The stock monitor, with the --poll files. Return: 0, or the exit status
  * (a message was printed).
  */
@@ -1019,18 +1184,27 @@ static int open_stock_monitor(struct watch *w,
 static int watch_stock(struct watch *w, uint64_t start_ms)
 {
 	struct kevent_stock_monitor *sm = NULL;
-	struct pollfd pfd[2];
-	nfds_t nfds = 1;
+	struct kevent_sample_monitor *sp = NULL;
+	struct pollfd pfd[3];
+	nfds_t nfds = 3;
 	int r;
 
 	r = open_stock_monitor(w, &sm);
+	if (r == 0 && w->opt.sample_ms)
+		r = open_sampler(w, &sp);
 	if (r) {
 		kevent_stock_monitor_unref(sm);
+		kevent_sample_monitor_unref(sp);
 		return r;
 	}
-	/* Subscribed first: a change while the states are read is reported */
+	/*
+	 * Subscribed first: a change while the states are read is reported.
+	 * The files sampled are listed, unless they are the stock sources.
+	 */
 	if (w->opt.coldplug) {
 		r = print_stock_states(w);
+		if (r == 0 && w->opt.n_sample_files)
+			r = print_sample_states(w, sp);
 		if (r == 0)
 			r = flush_output();
 		if (r)
@@ -1040,12 +1214,17 @@ static int watch_stock(struct watch *w, uint64_t start_ms)
 		deadline_ms = start_ms + w->opt.timeout_ms;
 	pfd[0] = (struct pollfd){ .fd = kevent_stock_monitor_get_fd(sm),
 				  .events = POLLIN };
-	if (output_can_close()) {
+	pfd[1] = (struct pollfd){ .fd = -1 };
+	if (output_can_close())
 		pfd[1] = (struct pollfd){ .fd = STDOUT_FILENO };
-		nfds = 2;
-	}
+	pfd[2] = (struct pollfd){
+		.fd = sp ? kevent_sample_monitor_get_fd(sp) : -1,
+		.events = POLLIN
+	};
 	for (;;) {
 		r = drain_stock_monitor(w, sm);
+		if (r == 0)
+			r = drain_sample(w, sp);
 		if (r == 0)
 			r = flush_output();
 		if (r)
@@ -1058,7 +1237,7 @@ static int watch_stock(struct watch *w, uint64_t start_ms)
 			r = -1;
 			goto out;
 		}
-		if (nfds >= 2 && (pfd[1].revents & (POLLERR | POLLHUP)))
+		if (pfd[1].revents & (POLLERR | POLLHUP))
 			break;
 	}
 	r = 0;
@@ -1067,6 +1246,7 @@ out:
 		warn("ignored %llu messages not sent by the kernel\n",
 		     (unsigned long long)w->forged);
 	kevent_stock_monitor_unref(sm);
+	kevent_sample_monitor_unref(sp);
 	return r < 0 ? EXIT_RUNTIME : EXIT_DONE;
 }
 
@@ -1130,7 +1310,8 @@ static int watch(struct watch *w)
 	struct kevent_monitor *m = NULL;
 	struct kevent_uevent_monitor *um = NULL;
 	struct kevent_poll_monitor *pm = NULL;
-	struct pollfd pfd[4];
+	struct kevent_sample_monitor *sp = NULL;
+	struct pollfd pfd[5];
 	uint64_t start_ms;
 	nfds_t nfds = 1;
 	int i, r;
@@ -1139,12 +1320,15 @@ static int watch(struct watch *w)
 	start_ms = monotonic_ms();
 	if (w->opt.stock)
 		return watch_stock(w, start_ms);
-	if (w->opt.uevent || w->opt.n_poll_files) {
+	if (w->opt.uevent || w->opt.n_poll_files || w->opt.sample_ms) {
 		/* Only the stock sources: the kevent layer is not needed. */
 		r = open_stock(w, &um, &pm);
+		if (r == 0 && w->opt.sample_ms)
+			r = open_sampler(w, &sp);
 		if (r) {
 			kevent_uevent_monitor_unref(um);
 			kevent_poll_monitor_unref(pm);
+			kevent_sample_monitor_unref(sp);
 			return r;
 		}
 	} else {
@@ -1187,7 +1371,7 @@ static int watch(struct watch *w)
 	 * --timeout counts.
 	 */
 	if (w->opt.coldplug) {
-		r = print_states(w);
+		r = m ? print_states(w) : print_sample_states(w, sp);
 		if (r == 0)
 			r = flush_output();
 		if (r)
@@ -1211,7 +1395,7 @@ static int watch(struct watch *w)
 		pfd[1] = (struct pollfd){ .fd = STDOUT_FILENO };
 		nfds = 2;
 	}
-	if (um || pm) {
+	if (um || pm || sp) {
 		pfd[2] = (struct pollfd){
 			.fd = um ? kevent_uevent_monitor_get_fd(um) : -1,
 			.events = POLLIN
@@ -1220,11 +1404,17 @@ static int watch(struct watch *w)
 			.fd = pm ? kevent_poll_monitor_get_fd(pm) : -1,
 			.events = POLLIN
 		};
-		nfds = 4;
+		pfd[4] = (struct pollfd){
+			.fd = sp ? kevent_sample_monitor_get_fd(sp) : -1,
+			.events = POLLIN
+		};
+		nfds = 5;
 	}
 
 	for (;;) {
 		r = m ? drain(w, m) : drain_stock(w, um, pm);
+		if (r == 0)
+			r = drain_sample(w, sp);
 		if (r == 0)
 			r = flush_output();
 		if (r)
@@ -1248,6 +1438,7 @@ out:
 	kevent_monitor_unref(m);
 	kevent_uevent_monitor_unref(um);
 	kevent_poll_monitor_unref(pm);
+	kevent_sample_monitor_unref(sp);
 	return r < 0 ? EXIT_RUNTIME : EXIT_DONE;
 }
 
@@ -1298,6 +1489,8 @@ int main(int argc, char **argv)
 		r = EXIT_RUNTIME;
 		goto out;
 	}
+	if (w.opt.sample_ms)
+		raise_nofile();
 	w.cache = attr_cache_new();
 	if (!w.cache) {
 		warn("out of memory\n");
@@ -1319,8 +1512,7 @@ int main(int argc, char **argv)
 	stop_signals_init();
 
 	if (w.opt.list) {
-		r = w.opt.stock ? print_stock_states(&w) : print_states(&w);
-		r = r < 0 ? EXIT_RUNTIME : EXIT_DONE;
+		r = list(&w);
 	} else {
 		r = watch(&w);
 	}

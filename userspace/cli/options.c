@@ -137,6 +137,69 @@ out_bad:
 	return -1;
 }
 
+int parse_interval(const char *s, int64_t *ret_ms, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		int64_t ms;
+	} units[] = {
+		{ "", 1000 }, { "ms", 1 }, { "s", 1000 },
+		{ "m", 60000 }, { "h", 3600000 },
+	};
+	int64_t whole = 0, frac = 0, scale = 1, ms;
+	const char *p;
+	size_t i;
+
+	for (p = s; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (*p - '0');
+		if (whole > (int64_t)TIMEOUT_MAX_SEC * 1000)
+			goto out_bad;
+	}
+	if (p == s)
+		goto out_bad;
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale == 1000)
+				goto out_bad;
+			frac = frac * 10 + (*p - '0');
+			scale *= 10;
+		}
+		if (scale == 1)
+			goto out_bad;
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(p, units[i].name) == 0)
+			break;
+	if (i == sizeof(units) / sizeof(units[0]))
+		goto out_bad;
+	/* A whole number of milliseconds, 1 ms to TIMEOUT_MAX_SEC s */
+	if (whole > (int64_t)TIMEOUT_MAX_SEC * 1000 / units[i].ms ||
+	    frac * units[i].ms % scale)
+		goto out_bad;
+	ms = whole * units[i].ms + frac * units[i].ms / scale;
+	if (ms < 1 || ms > (int64_t)TIMEOUT_MAX_SEC * 1000)
+		goto out_bad;
+	*ret_ms = ms;
+	return 0;
+
+out_bad:
+	snprintf(
+		err, errlen,
+		"--sample: invalid interval '%s' (expected such as 500ms, 1s, 2 or 1.5m, from 1ms)",
+		s);
+	return -1;
+}
+
+int parse_delta(const char *s, uint64_t *ret, char *err, size_t errlen)
+{
+	if (parse_count(s, ret, err, errlen) == 0)
+		return 0;
+	snprintf(err, errlen,
+		 "--delta: invalid value '%s' (expected a positive integer)",
+		 s);
+	return -1;
+}
+
 int parse_classes(const char *s, unsigned int *ret, char *err, size_t errlen)
 {
 	unsigned int mask = 0;
@@ -181,6 +244,8 @@ enum {
 	OPT_EXEC_TIMEOUT,
 	OPT_STOCK,
 	OPT_JOURNAL,
+	OPT_SAMPLE,
+	OPT_DELTA,
 };
 
 static const struct option long_options[] = {
@@ -198,6 +263,8 @@ static const struct option long_options[] = {
 	{ "uevent", no_argument, NULL, OPT_UEVENT },
 	{ "stock", no_argument, NULL, OPT_STOCK },
 	{ "poll", required_argument, NULL, OPT_POLL },
+	{ "sample", required_argument, NULL, OPT_SAMPLE },
+	{ "delta", required_argument, NULL, OPT_DELTA },
 	{ "rcvbuf", required_argument, NULL, OPT_RCVBUF },
 	{ "exec", required_argument, NULL, OPT_EXEC },
 	{ "exec-timeout", required_argument, NULL, OPT_EXEC_TIMEOUT },
@@ -245,7 +312,7 @@ static int check_not_empty(const char *opt, const char *what, const char *s,
 int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			char *err, size_t errlen)
 {
-	bool exec_timeout_set = false;
+	bool exec_timeout_set = false, delta_set = false;
 	char name[64];
 	int opt;
 
@@ -257,8 +324,9 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 	o->path_globs = calloc(argc, sizeof(*o->path_globs));
 	o->subsystems = calloc(argc, sizeof(*o->subsystems));
 	o->poll_files = calloc(argc, sizeof(*o->poll_files));
+	o->sample_files = calloc(argc, sizeof(*o->sample_files));
 	if (!o->attr_globs || !o->path_globs || !o->subsystems ||
-	    !o->poll_files) {
+	    !o->poll_files || !o->sample_files) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -333,6 +401,16 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 				return -1;
 			o->poll_files[o->n_poll_files++] = optarg;
 			break;
+		case OPT_SAMPLE:
+			if (parse_interval(optarg, &o->sample_ms, err, errlen) <
+			    0)
+				return -1;
+			break;
+		case OPT_DELTA:
+			if (parse_delta(optarg, &o->delta, err, errlen) < 0)
+				return -1;
+			delta_set = true;
+			break;
 		case OPT_EXEC:
 			if (blank(optarg)) {
 				snprintf(err, errlen, "--exec: empty command");
@@ -378,16 +456,36 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			return -1;
 		}
 	}
-	/* --poll FILE... : the arguments after the options are files too */
-	if (optind < argc && o->n_poll_files == 0) {
+	/*
+	 * --sample INTERVAL FILE...: the arguments after the options are the
+	 * files sampled; --poll FILE...: without --sample, files polled too.
+	 */
+	if (optind < argc && o->n_poll_files == 0 && !o->sample_ms) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
 	for (; optind < argc; optind++) {
+		if (o->sample_ms) {
+			if (check_not_empty("--sample", "file name",
+					    argv[optind], err, errlen) < 0)
+				return -1;
+			o->sample_files[o->n_sample_files++] = argv[optind];
+			continue;
+		}
 		if (check_not_empty("--poll", "file name", argv[optind], err,
 				    errlen) < 0)
 			return -1;
 		o->poll_files[o->n_poll_files++] = argv[optind];
+	}
+	if (delta_set && !o->sample_ms) {
+		snprintf(err, errlen, "--delta needs --sample");
+		return -1;
+	}
+	/* With --stock, the stock attributes are sampled when no file is */
+	if (o->sample_ms && !o->n_sample_files && !o->stock) {
+		snprintf(err, errlen,
+			 "--sample needs files or glob patterns to sample (or --stock)");
+		return -1;
 	}
 	if (exec_timeout_set && !o->exec) {
 		snprintf(err, errlen, "--exec-timeout needs --exec");
@@ -414,14 +512,16 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			 "--list and --coldplug cannot be used together");
 		return -1;
 	}
-	if (o->rcvbuf && (o->list || o->uevent || o->n_poll_files || o->stock)) {
+	if (o->rcvbuf && (o->list || o->uevent || o->n_poll_files || o->stock ||
+			  o->sample_ms)) {
 		snprintf(err, errlen,
-			 "--rcvbuf cannot be used with --list, --uevent, --poll or --stock");
+			 "--rcvbuf cannot be used with --list, --uevent, --poll, --stock or --sample");
 		return -1;
 	}
-	if (o->replay && (o->list || o->uevent || o->n_poll_files || o->stock)) {
+	if (o->replay && (o->list || o->uevent || o->n_poll_files || o->stock ||
+			  o->sample_ms)) {
 		snprintf(err, errlen,
-			 "--replay cannot be used with --list, --uevent, --poll or --stock");
+			 "--replay cannot be used with --list, --uevent, --poll, --stock or --sample");
 		return -1;
 	}
 	return 0;
@@ -433,5 +533,7 @@ void watch_options_free(struct watch_options *o)
 	free(o->path_globs);
 	free(o->subsystems);
 	free(o->poll_files);
+	free(o->sample_files);
 	o->attr_globs = o->path_globs = o->subsystems = o->poll_files = NULL;
+	o->sample_files = NULL;
 }

@@ -32,6 +32,10 @@ struct watch_options {
 	bool stock; /* --stock: the stock kernel's events, no kevent.ko */
 	const char **poll_files; /* --poll FILE..., in argv */
 	size_t n_poll_files;
+	int64_t sample_ms; /* --sample INTERVAL; 0: no sampling */
+	uint64_t delta; /* --delta N; 0: any change */
+	const char **sample_files; /* the arguments after the options */
+	size_t n_sample_files;
 	const char *exec; /* --exec CMD; NULL: none */
 	int64_t exec_timeout_ms; /* --exec-timeout SEC; 0: no limit */
 	bool journal; /* --journal: each record an entry of the journal */
@@ -64,6 +68,20 @@ int parse_seq(const char *s, uint64_t *ret, char *err, size_t errlen);
  * (KiB) or M (MiB), at most INT_MAX. Return: 0, or -1 with a message in @err.
  */
 int parse_rcvbuf(const char *s, size_t *ret, char *err, size_t errlen);
+
+/*
+ * Interval of --sample: a decimal number with up to three decimals and an
+ * optional unit, ms, s (the default), m or h ("500ms", "1s", "2", "1.5m"),
+ * a whole number of milliseconds from 1 ms to 2000000 s.
+ * Return: 0 and milliseconds, or -1 with a message in @err.
+ */
+int parse_interval(const char *s, int64_t *ret_ms, char *err, size_t errlen);
+
+/*
+ * --delta N: a positive decimal integer.
+ * Return: 0, or -1 with a message in @err.
+ */
+int parse_delta(const char *s, uint64_t *ret, char *err, size_t errlen);
 
 /* Comma-separated class names. Return: 0 and a bit mask, or -1. */
 int parse_classes(const char *s, unsigned int *ret, char *err, size_t errlen);

@@ -417,6 +417,8 @@ void record_text(struct sbuf *sb, const struct record *r)
 		kind = "POLL";
 	else if (r->source && strcmp(r->source, "rtnetlink") == 0)
 		kind = "RTNL";
+	else if (r->source && strcmp(r->source, "sample") == 0)
+		kind = "SAMPLE";
 	sgr(sb, SGR_KIND);
 	sbuf_adds(sb, kind);
 	sgr(sb, SGR_RESET);

@@ -263,6 +263,22 @@ void kevent_gaps_overflow(struct kevent_gaps *gaps);
 /* The socket has nothing pending: what was queued at the overflow is read. */
 void kevent_gaps_idle(struct kevent_gaps *gaps);
 
+/*
+ * The sample source's decision (sample.c). Is the @len bytes at @s a whole
+ * decimal integer ([blanks][+-]digits[blanks or newline]) of int64_t?
+ */
+bool kevent_sample_parse_number(const char *s, size_t len, int64_t *ret);
+
+/*
+ * Has a sampled value changed: from the @old_len bytes at @old (or the
+ * read error @old_err, 0: none) to the @cur_len bytes at @cur (or
+ * @new_err)? Errors: when they differ. Two integers, with @delta not 0:
+ * when they are @delta or more apart. Otherwise: when the bytes differ.
+ */
+bool kevent_sample_changed(int old_err, const char *old, size_t old_len,
+			   int new_err, const char *cur, size_t cur_len,
+			   uint64_t delta);
+
 /* Class of a registered attribute name, or KEVENT_CLASS_UNKNOWN. */
 enum kevent_class kevent_attribute_class(const char *name);
 

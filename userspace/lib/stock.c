@@ -92,6 +92,8 @@ kevent_event_source_to_string(enum kevent_event_source source)
 		return "poll";
 	case KEVENT_EVENT_SOURCE_RTNETLINK:
 		return "rtnetlink";
+	case KEVENT_EVENT_SOURCE_SAMPLE:
+		return "sample";
 	}
 	return NULL;
 }

@@ -308,9 +308,13 @@ enum kevent_event_source {
 	KEVENT_EVENT_SOURCE_UEVENT,	/* a change uevent with NAME=<attr> */
 	KEVENT_EVENT_SOURCE_POLL,	/* sysfs_notify() woke a poll() */
 	KEVENT_EVENT_SOURCE_RTNETLINK,	/* an rtnetlink link message */
+	KEVENT_EVENT_SOURCE_SAMPLE,	/* a value read every interval changed */
 };
 
-/* "kevent", "uevent", "poll" or "rtnetlink"; NULL for an unknown value. */
+/*
+ * "kevent", "uevent", "poll", "rtnetlink" or "sample"; NULL for an unknown
+ * value.
+ */
 const char *kevent_event_source_to_string(enum kevent_event_source source);
 enum kevent_event_source
 kevent_event_get_source(const struct kevent_event *event);
@@ -738,6 +742,127 @@ kevent_stock_monitor_get_forged(const struct kevent_stock_monitor *monitor);
  * stop; -EINVAL if @cb is NULL; -ENOMEM.
  */
 int kevent_stock_foreach(kevent_event_cb cb, void *userdata);
+
+struct kevent_sample_monitor;
+
+/**
+ * kevent_sample_monitor_new() - sample sysfs attributes the kernel never
+ *	announces
+ * @ret_monitor: the new monitor, sampling no attribute yet
+ * @interval_usec: the interval, in microseconds, at which every attribute
+ *	is read
+ *
+ * For the attributes whose changes no notification announces (most hwmon
+ * temperatures, network statistics): each attribute added is opened once,
+ * read once when added (its baseline, no event), then read with one
+ * pread() from offset 0 at the end of every interval; an attribute whose
+ * value changed since the last one reported is an event of source
+ * KEVENT_EVENT_SOURCE_SAMPLE (sequence number 0, the class of its name in
+ * the registry or KEVENT_CLASS_UNKNOWN, the time of the read). A read that
+ * fails is a value too: a read that starts or stops failing, or fails
+ * with another error, is a change (the caller reads the attribute again
+ * and reports the error).
+ *
+ * Return: 0; -EINVAL if @ret_monitor is NULL or @interval_usec 0; -ENOMEM;
+ * or the negative errno of epoll_create1(), timerfd_create() or eventfd().
+ */
+int kevent_sample_monitor_new(struct kevent_sample_monitor **ret_monitor,
+			      uint64_t interval_usec);
+
+/* Take a reference. Return: @monitor. */
+struct kevent_sample_monitor *
+kevent_sample_monitor_ref(struct kevent_sample_monitor *monitor);
+
+/* Drop a reference; the last one closes every file and frees it. NULL. */
+struct kevent_sample_monitor *
+kevent_sample_monitor_unref(struct kevent_sample_monitor *monitor);
+
+/**
+ * kevent_sample_monitor_set_delta() - report numbers that moved enough only
+ * @monitor: the monitor
+ * @delta: a value that is a decimal integer (blanks and a newline around
+ *	it allowed), and whose last reported value is one too, changed only
+ *	when it moved by @delta or more; 0 (the default): any change
+ *
+ * Values that are not integers change with any change of their bytes. The
+ * baseline is the value last reported, so a slow drift is reported once
+ * it adds up to @delta.
+ *
+ * Return: 0, or -EINVAL if @monitor is NULL.
+ */
+int kevent_sample_monitor_set_delta(struct kevent_sample_monitor *monitor,
+				    uint64_t delta);
+
+/**
+ * kevent_sample_monitor_add() - sample a sysfs file, or the files of a glob
+ * @monitor: the monitor
+ * @pattern: a file name, absolute or relative to the working directory, or
+ *	a glob(3) pattern such as "/sys/class/hwmon/hwmon?/temp1_input"
+ *
+ * Symbolic links are resolved: events have as path the kobject directory
+ * relative to /sys and as attribute the file name. The pattern is
+ * expanded again at the end of every interval: a file that matches from
+ * then on is sampled (its first read is its baseline, no event), a file
+ * that no longer matches, or whose read fails with ENODEV (its attribute
+ * was removed), is let go without an event, and followed again if it comes
+ * back. Matches that are not files of sysfs below /sys, and a file matched
+ * under two names, are sampled once or not at all, without error.
+ *
+ * Return: 0; -EXDEV if @pattern is an absolute name not below /sys, or a
+ * file name (no wildcard) that is not a file of sysfs below /sys; -EISDIR
+ * for a directory; -EEXIST if @pattern was added already; -EINVAL for a
+ * NULL or empty argument or a name that fails validation; -ENOMEM; or the
+ * negative errno of realpath() or open() of a file name, such as -ENOENT
+ * or -EACCES. A pattern with a wildcard that matches nothing yet is no
+ * error.
+ */
+int kevent_sample_monitor_add(struct kevent_sample_monitor *monitor,
+			      const char *pattern);
+
+/* Files sampled now (the matches of the patterns, each once); 0 for NULL. */
+size_t
+kevent_sample_monitor_get_count(const struct kevent_sample_monitor *monitor);
+
+/**
+ * kevent_sample_monitor_get_fd() - file descriptor to wait on
+ * @monitor: the monitor
+ *
+ * An epoll descriptor that belongs to the monitor, readable when an
+ * interval has ended and while events of the last interval are not all
+ * taken. Only wait on it.
+ *
+ * Return: the descriptor, or -EINVAL if @monitor is NULL.
+ */
+int kevent_sample_monitor_get_fd(struct kevent_sample_monitor *monitor);
+
+/**
+ * kevent_sample_monitor_receive() - take the next changed attribute
+ * @monitor: the monitor
+ * @ret_event: the event, a new reference; set only when 0 is returned
+ *
+ * Never blocks. When an interval has ended, the patterns are expanded and
+ * every attribute is read, and an event is queued for each that changed,
+ * in the order of their file names; the events are then returned one a
+ * call. Intervals that ended while the caller did not call are one.
+ *
+ * Return: 0; -EAGAIN if nothing is pending; -EINVAL; -ENOMEM; or the
+ * negative errno of reading the timer.
+ */
+int kevent_sample_monitor_receive(struct kevent_sample_monitor *monitor,
+				  struct kevent_event **ret_event);
+
+/**
+ * kevent_sample_monitor_foreach() - visit the attributes sampled
+ * @monitor: the monitor
+ * @cb: called once per attribute sampled now, with a record as the
+ *	monitor's events have them, in the order of their file names
+ * @userdata: passed to @cb
+ *
+ * Return: 0 when all were visited; the non-zero value @cb returned to
+ * stop; -EINVAL if an argument is NULL; -ENOMEM.
+ */
+int kevent_sample_monitor_foreach(struct kevent_sample_monitor *monitor,
+				  kevent_event_cb cb, void *userdata);
 
 #ifdef __cplusplus
 }
