@@ -28,11 +28,14 @@
 #                   $(DESTDIR)/usr/src/kevent-VERSION
 #   make bench      measure kevent against uevents and sysfs poll() in the
 #                   test VM; writes docs/PERFORMANCE.md
+#   make patches    the layer, and hwmon and power supply notifying it, as
+#                   a git format-patch series for the newest kernel,
+#                   generated from kernel/ into build/patches/
 #   make clean      remove build output
 
 .PHONY: all deps modules userspace test-modules check check-host check-unit \
 	check-vm check-kernels demo vm-test debug-kernel check-debug check-debug-all \
-	vm-test-debug install uninstall install-dkms bench clean
+	vm-test-debug install uninstall install-dkms bench patches clean
 
 all: modules userspace
 
@@ -87,6 +90,11 @@ check-debug-all: deps all test-modules
 
 vm-test-debug: deps all test-modules debug-kernel
 	scripts/vm/run-bats --debug $(T)
+
+# The upstream form (scripts/make-patches): the newest kernel's source is
+# fetched once (scripts/fetch-kernel-source)
+patches:
+	scripts/make-patches
 
 demo: deps all
 	scripts/vm/run --timeout 300 -- scripts/demo

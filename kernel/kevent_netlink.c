@@ -106,6 +106,7 @@ static noinline struct sk_buff *kevent_event_msg_new(const char *path,
 {
 	return genlmsg_new(kevent_event_size(path, name), GFP_KERNEL);
 }
+
 ALLOW_ERROR_INJECTION(kevent_event_msg_new, NULL);
 
 /**

@@ -139,6 +139,7 @@ int kevent_replay_record(const struct kevent_record *rec)
 
 	return 0;
 }
+
 /* Fault injection (fail_function) can make it fail, as the tests do */
 ALLOW_ERROR_INJECTION(kevent_replay_record, ERRNO);
 
