@@ -155,3 +155,21 @@ setup()
 	assert_failure
 	assert_stderr_partial 'no result for sample.one.cpu_ns'
 }
+
+@test "kevent_notify() against hwmon_notify_event(), and the stock kernel's events against udevadm and ip, are comparisons for information" {
+	run --separate-stderr "$render" "$raw"
+	assert_success
+	assert_line --partial '| 1/2.9 (2000 ns against 5800 ns); one listener 0.61x (10.0 µs against 16.5 µs) |'
+	assert_line --partial 'the same burst of 2000 `hwmon_notify_event()` change uevents, median of 5 rounds |'
+	assert_line --partial '| 4.00x (20000/s against 5000/s) |'
+	assert_line --partial 'the same burst of 1000 MTU changes of a dummy device (one `RTM_NEWLINK` each), median of 5 rounds |'
+	assert_line --partial '| 0.50x (5000/s against 10000/s) |'
+	# Each stock rate is its own consumer's: udevadm slower, the row follows
+	sed 's/^stock.hwmon.udevadm_hwmon.elapsed_ns=400000000$/stock.hwmon.udevadm_hwmon.elapsed_ns=800000000/' "$raw" > raw.txt
+	run --separate-stderr "$render" raw.txt
+	assert_line --partial '| 8.00x (20000/s against 2500/s) |'
+	# A stock result missing fails the page
+	grep -v '^stock.link.ip_link.elapsed_ns=' "$raw" > raw.txt
+	run --separate-stderr "$render" raw.txt
+	assert_failure
+}
