@@ -81,7 +81,7 @@ setup()
 	assert_line '| memory of the sources | | 9 KiB (224 bytes a source) |'
 	assert_line --regexp '^\| kevent C reader .* \| `kevent_notify\(\)` \| 1.1 \| pread64:100, write:2, recvmmsg:2, openat:1 \|'
 	run grep -c '^| ' <<< "$output"
-	assert_output 61
+	assert_output 65
 }
 
 @test "a listener that never reads: the goal holds its cost against none, and a failed event misses it" {
