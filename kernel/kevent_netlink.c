@@ -319,11 +319,6 @@ int kevent_nl_get_replay_start(struct netlink_callback *cb)
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct kevent_replay_dump *ctx = (struct kevent_replay_dump *)cb->ctx;
 	struct nlattr *after = kevent_dumpit_attrs(info)[KEVENT_A_SEQ];
-	int ret;
-
-	ret = kevent_nl_check_net(cb->skb, cb->extack);
-	if (ret)
-		return ret;
 
 	ctx->last = after ? nla_get_u64(after) : 0;
 	/* Changed when events are lost within the dump: NLM_F_DUMP_INTR */
@@ -375,6 +370,11 @@ int kevent_nl_get_replay_dumpit(struct sk_buff *skb,
 		.resumed = cb->prev_seq != 0,
 	};
 	int ret;
+
+	/* Here, not in the start: 6.1 loses the message of a start's error */
+	ret = kevent_nl_check_net(cb->skb, cb->extack);
+	if (ret)
+		return ret;
 
 	ret = kevent_replay_foreach(ctx->last, kevent_replay_fill_one, &fill,
 				    &fill.evicted);

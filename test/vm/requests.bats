@@ -62,13 +62,14 @@ refused()
 }
 
 # refused_stats ATTRIBUTE...: GET_STATS with ATTRIBUTE is refused, EINVAL
-# with a message: its own, or, from 7.x on, the message of the reject-all
-# policy the core gives an operation without one, which it applies first
+# with a message: its own, or, on 6.1 and from 7.x on, that of the
+# reject-all policy the core gives an operation without one, which it
+# applies first
 refused_stats()
 {
 	request "${STATS[@]}" "$@"
 	[[ $output == "error EINVAL: GET_STATS takes no attribute" ||
-		$output =~ ^error\ EINVAL:\ (Unknown\ attribute\ type|bytes\ leftover\ after\ parsing\ attributes|invalid\ attribute\ length)$ ]] ||
+		$output =~ ^error\ EINVAL:\ (Unknown\ attribute\ type|bytes\ leftover\ after\ parsing\ attributes|invalid\ attribute\ length|Attribute\ failed\ policy\ validation)$ ]] ||
 		fail "kevent-request get-stats $*: '$output', not 'error EINVAL: <a message>'"
 }
 
