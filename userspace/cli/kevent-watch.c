@@ -314,6 +314,26 @@ static int usage_error(const char *msg)
 	return EXIT_USAGE;
 }
 
+/*
+ * What adding @file to a monitor for option @opt (--poll, --sample) gave,
+ * @r: 0 when it was added or was there already, else the exit status, its
+ * message printed.
+ */
+static int file_added(int r, const char *opt, const char *file)
+{
+	char msg[PATH_MAX + 64];
+
+	if (r >= 0 || r == -EEXIST)
+		return 0;
+	if (r == -EXDEV) {
+		snprintf(msg, sizeof(msg),
+			 "%s: '%s' is not a sysfs file below /sys", opt, file);
+		return usage_error(msg);
+	}
+	warn("cannot %s %s: %s\n", opt + 2, file, strerror(-r));
+	return EXIT_RUNTIME;
+}
+
 static void on_signal(int sig)
 {
 	got_signal = sig;
@@ -1072,7 +1092,6 @@ static void raise_nofile(void)
 static int open_sampler(struct watch *w, struct kevent_sample_monitor **sp)
 {
 	struct stock_sample ss = { .w = w };
-	char msg[PATH_MAX + 64];
 	size_t i;
 	int r;
 
@@ -1085,19 +1104,10 @@ static int open_sampler(struct watch *w, struct kevent_sample_monitor **sp)
 	for (i = 0; i < w->opt.n_sample_files; i++) {
 		const char *file = w->opt.sample_files[i];
 
-		r = kevent_sample_monitor_add(*sp, file);
-		if (r == -EXDEV) {
-			snprintf(msg, sizeof(msg),
-				 "--sample: '%s' is not a sysfs file below /sys",
-				 file);
-			return usage_error(msg);
-		}
-		if (r == -EEXIST)
-			continue;
-		if (r < 0) {
-			warn("cannot sample %s: %s\n", file, strerror(-r));
-			return EXIT_RUNTIME;
-		}
+		r = file_added(kevent_sample_monitor_add(*sp, file), "--sample",
+			       file);
+		if (r)
+			return r;
 	}
 	if (w->opt.n_sample_files)
 		return 0;
@@ -1147,7 +1157,6 @@ out:
 static int open_stock_monitor(struct watch *w,
 			      struct kevent_stock_monitor **sm)
 {
-	char msg[PATH_MAX + 64];
 	size_t i;
 	int r;
 
@@ -1160,19 +1169,10 @@ static int open_stock_monitor(struct watch *w,
 	for (i = 0; i < w->opt.n_poll_files; i++) {
 		const char *file = w->opt.poll_files[i];
 
-		r = kevent_stock_monitor_add_file(*sm, file);
-		if (r == -EXDEV) {
-			snprintf(msg, sizeof(msg),
-				 "--poll: '%s' is not a sysfs file below /sys",
-				 file);
-			return usage_error(msg);
-		}
-		if (r == -EEXIST)
-			continue;
-		if (r < 0) {
-			warn("cannot poll %s: %s\n", file, strerror(-r));
-			return EXIT_RUNTIME;
-		}
+		r = file_added(kevent_stock_monitor_add_file(*sm, file),
+			       "--poll", file);
+		if (r)
+			return r;
 	}
 	return 0;
 }
@@ -1257,7 +1257,6 @@ out:
 static int open_stock(struct watch *w, struct kevent_uevent_monitor **um,
 		      struct kevent_poll_monitor **pm)
 {
-	char msg[PATH_MAX + 64];
 	size_t i;
 	int r;
 
@@ -1271,19 +1270,10 @@ static int open_stock(struct watch *w, struct kevent_uevent_monitor **um,
 	for (i = 0; i < w->opt.n_poll_files; i++) {
 		const char *file = w->opt.poll_files[i];
 
-		r = kevent_poll_monitor_add(*pm, file);
-		if (r == -EXDEV) {
-			snprintf(msg, sizeof(msg),
-				 "--poll: '%s' is not a sysfs file below /sys",
-				 file);
-			return usage_error(msg);
-		}
-		if (r == -EEXIST)
-			continue;
-		if (r < 0) {
-			warn("cannot poll %s: %s\n", file, strerror(-r));
-			return EXIT_RUNTIME;
-		}
+		r = file_added(kevent_poll_monitor_add(*pm, file), "--poll",
+			       file);
+		if (r)
+			return r;
 	}
 	if (w->opt.uevent) {
 		r = kevent_uevent_monitor_new(um);

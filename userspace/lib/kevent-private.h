@@ -94,6 +94,26 @@ int genl_family_resolve(struct mnl_socket *nl, const char *name,
  */
 int kevent_family_check(const struct genl_family *family);
 
+/* Is @p, an absolute path, below /sys (not /sys itself)? */
+bool kevent_below_sys(const char *p);
+
+/*
+ * The file @name (a path, relative or not) for --poll and --sample: its
+ * real path, which must be below /sys, in *ret_real, and the kobject path
+ * below /sys and the attribute name it stands for, validated, in *ret_path
+ * and *ret_attr (each to free()). Return: 0, -EXDEV (not below /sys),
+ * -EINVAL (a name that fails validation), -ENOMEM, or realpath()'s errno.
+ */
+int kevent_sysfs_file_resolve(const char *name, char **ret_real,
+			      char **ret_path, char **ret_attr);
+
+/*
+ * Open @real, a path resolved by kevent_sysfs_file_resolve(), read-only
+ * and without blocking, into *ret_fd. Return: 0, -EXDEV (not a file of
+ * sysfs), -EISDIR, or open()'s or fstat()'s errno.
+ */
+int kevent_sysfs_file_open(const char *real, int *ret_fd);
+
 /*
  * The kernel answers the family on @nl: 0, or -ENOENT outside the initial
  * network namespace (where it answers EOPNOTSUPP), or another errno.

@@ -82,12 +82,6 @@ KEVENT_EXPORT int kevent_poll_monitor_get_fd(struct kevent_poll_monitor *monitor
 	return monitor->epfd;
 }
 
-/* Is @p, an absolute path, below /sys (not /sys itself)? */
-static bool below_sys(const char *p)
-{
-	return strncmp(p, "/sys/", 5) == 0 && p[5];
-}
-
 /* Read @fd from offset 0, which re-arms its notification. */
 static int rearm(struct kevent_poll_monitor *m, int fd)
 {
@@ -103,37 +97,16 @@ KEVENT_EXPORT int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
 					  const char *file)
 {
 	struct epoll_event ev = { .events = EPOLLPRI | EPOLLERR | EPOLLET };
-	char *real = NULL, *slash, *path = NULL, *attr = NULL;
+	char *real, *path, *attr;
 	struct poll_file *files;
-	struct statfs sfs;
-	struct stat st;
 	size_t i;
 	int fd = -1, r;
 
 	if (!monitor || !file || !*file)
 		return -EINVAL;
-	/* Refuse what is plainly outside /sys before looking at it. */
-	if (file[0] == '/' && !below_sys(file))
-		return -EXDEV;
-	real = realpath(file, NULL);
-	if (!real)
-		return -errno;
-	if (!below_sys(real)) {
-		r = -EXDEV;
-		goto out_free;
-	}
-	slash = strrchr(real, '/');
-	*slash = '\0';
-	path = strdup(slash == real + 4 ? "/" : real + 4);
-	attr = strdup(slash + 1);
-	if (!path || !attr) {
-		r = -ENOMEM;
-		goto out_free;
-	}
-	if (!kevent_path_is_valid(path) || !kevent_attr_name_is_valid(attr)) {
-		r = -EINVAL;
-		goto out_free;
-	}
+	r = kevent_sysfs_file_resolve(file, &real, &path, &attr);
+	if (r < 0)
+		return r;
 	for (i = 0; i < monitor->n_files; i++) {
 		if (strcmp(monitor->files[i].path, path) == 0 &&
 		    strcmp(monitor->files[i].attr, attr) == 0) {
@@ -142,24 +115,9 @@ KEVENT_EXPORT int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
 		}
 	}
 
-	*slash = '/';
-	fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		r = -errno;
+	r = kevent_sysfs_file_open(real, &fd);
+	if (r < 0)
 		goto out_free;
-	}
-	if (fstatfs(fd, &sfs) < 0 || fstat(fd, &st) < 0) {
-		r = -errno;
-		goto out_close;
-	}
-	if ((unsigned long)sfs.f_type != SYSFS_MAGIC) {
-		r = -EXDEV;
-		goto out_close;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		r = -EISDIR;
-		goto out_close;
-	}
 	/*
 	 * The first read syncs the file with the attribute's notifications,
 	 * even when the attribute's driver fails it (that error is reported

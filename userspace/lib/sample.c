@@ -219,12 +219,6 @@ kevent_sample_monitor_get_fd(struct kevent_sample_monitor *monitor)
 	return monitor->epfd;
 }
 
-/* Is @p, an absolute path, below /sys (not /sys itself)? */
-static bool below_sys(const char *p)
-{
-	return strncmp(p, "/sys/", 5) == 0 && p[5];
-}
-
 static bool has_wildcard(const char *pattern)
 {
 	return strpbrk(pattern, "*?[\\") != NULL;
@@ -271,52 +265,16 @@ static int sample_keep(struct kevent_sample_monitor *m, struct sample_attr *a,
 static int sample_open(struct kevent_sample_monitor *m, const char *name,
 		       struct sample_attr *a)
 {
-	char *real, *slash;
-	struct statfs sfs;
-	struct stat st;
+	char *real;
 	int r;
 
 	*a = (struct sample_attr){ .fd = -1 };
-	if (name[0] == '/' && !below_sys(name))
-		return -EXDEV;
-	real = realpath(name, NULL);
-	if (!real)
-		return -errno;
-	if (!below_sys(real)) {
-		r = -EXDEV;
+	r = kevent_sysfs_file_resolve(name, &real, &a->path, &a->attr);
+	if (r < 0)
+		return r;
+	r = kevent_sysfs_file_open(real, &a->fd);
+	if (r < 0)
 		goto out_free;
-	}
-	slash = strrchr(real, '/');
-	*slash = '\0';
-	a->path = strdup(slash == real + 4 ? "/" : real + 4);
-	a->attr = strdup(slash + 1);
-	*slash = '/';
-	if (!a->path || !a->attr) {
-		r = -ENOMEM;
-		goto out_free;
-	}
-	if (!kevent_path_is_valid(a->path) ||
-	    !kevent_attr_name_is_valid(a->attr)) {
-		r = -EINVAL;
-		goto out_free;
-	}
-	a->fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (a->fd < 0) {
-		r = -errno;
-		goto out_free;
-	}
-	if (fstatfs(a->fd, &sfs) < 0 || fstat(a->fd, &st) < 0) {
-		r = -errno;
-		goto out_free;
-	}
-	if ((unsigned long)sfs.f_type != SYSFS_MAGIC) {
-		r = -EXDEV;
-		goto out_free;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		r = -EISDIR;
-		goto out_free;
-	}
 	r = sample_keep(m, a, sample_read(m, a->fd));
 	if (r < 0)
 		goto out_free;
@@ -468,7 +426,7 @@ kevent_sample_monitor_add(struct kevent_sample_monitor *monitor,
 
 	if (!monitor || !pattern || !*pattern)
 		return -EINVAL;
-	if (pattern[0] == '/' && !below_sys(pattern))
+	if (pattern[0] == '/' && !kevent_below_sys(pattern))
 		return -EXDEV;
 	for (i = 0; i < monitor->n_patterns; i++)
 		if (strcmp(monitor->patterns[i], pattern) == 0)

@@ -453,3 +453,69 @@ out_unref_udev:
 	udev_unref(udev);
 	return r;
 }
+
+bool kevent_below_sys(const char *p)
+{
+	return strncmp(p, "/sys/", 5) == 0 && p[5];
+}
+
+int kevent_sysfs_file_resolve(const char *name, char **ret_real,
+			      char **ret_path, char **ret_attr)
+{
+	char *real, *slash, *path, *attr;
+	int r;
+
+	/* Refuse what is plainly outside /sys before looking at it. */
+	if (name[0] == '/' && !kevent_below_sys(name))
+		return -EXDEV;
+	real = realpath(name, NULL);
+	if (!real)
+		return -errno;
+	if (!kevent_below_sys(real)) {
+		free(real);
+		return -EXDEV;
+	}
+	slash = strrchr(real, '/');
+	*slash = '\0';
+	path = strdup(slash == real + 4 ? "/" : real + 4);
+	attr = strdup(slash + 1);
+	*slash = '/';
+	if (!path || !attr) {
+		r = -ENOMEM;
+	} else if (!kevent_path_is_valid(path) ||
+		   !kevent_attr_name_is_valid(attr)) {
+		r = -EINVAL;
+	} else {
+		*ret_real = real;
+		*ret_path = path;
+		*ret_attr = attr;
+		return 0;
+	}
+	free(real);
+	free(path);
+	free(attr);
+	return r;
+}
+
+int kevent_sysfs_file_open(const char *real, int *ret_fd)
+{
+	struct statfs sfs;
+	struct stat st;
+	int fd, r;
+
+	fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstatfs(fd, &sfs) < 0 || fstat(fd, &st) < 0)
+		r = -errno;
+	else if ((unsigned long)sfs.f_type != SYSFS_MAGIC)
+		r = -EXDEV;
+	else if (S_ISDIR(st.st_mode))
+		r = -EISDIR;
+	else {
+		*ret_fd = fd;
+		return 0;
+	}
+	close(fd);
+	return r;
+}
