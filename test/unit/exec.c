@@ -16,22 +16,6 @@
 #include "output.h"
 #include "unit.h"
 
-/* Parse "kevent-watch ARGS..."; return the parser's result. */
-static int parse(struct watch_options *o, char *err, size_t errlen,
-		 const char *const *args)
-{
-	char *argv[16];
-	int argc = 0;
-
-	argv[argc++] = "kevent-watch";
-	while (*args)
-		argv[argc++] = (char *)*args++;
-	argv[argc] = NULL;
-	return watch_options_parse(o, argc, argv, err, errlen);
-}
-
-#define ARGV(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
 /* The arguments are a usage error whose message starts with @opt. */
 static bool usage_error_of(const char *opt, const char *const *args)
 {
@@ -39,7 +23,7 @@ static bool usage_error_of(const char *opt, const char *const *args)
 	char err[256] = "";
 	bool ok;
 
-	ok = parse(&o, err, sizeof(err), args) == -1 &&
+	ok = unit_parse_args(&o, err, sizeof(err), args) == -1 &&
 	     strncmp(err, opt, strlen(opt)) == 0 && !strchr(err, '\n');
 	if (!ok)
 		printf("  (message was \"%s\", not of %s)\n", err, opt);
@@ -49,52 +33,52 @@ static bool usage_error_of(const char *opt, const char *const *args)
 
 UNIT_TEST(test_options_bad_values)
 {
-	CHECK(usage_error_of("--count", ARGV("--count", "-1")));
-	CHECK(usage_error_of("--count", ARGV("--count", "0")));
-	CHECK(usage_error_of("--count", ARGV("--count", "")));
-	CHECK(usage_error_of("--count", ARGV("-n", "x")));
-	CHECK(usage_error_of("--timeout", ARGV("--timeout", "x")));
-	CHECK(usage_error_of("--timeout", ARGV("--timeout", "")));
-	CHECK(usage_error_of("--timeout", ARGV("-t", "-1")));
-	CHECK(usage_error_of("--exec", ARGV("--exec", "")));
-	CHECK(usage_error_of("--exec", ARGV("--exec", " \t")));
+	CHECK(usage_error_of("--count", ARGS("--count", "-1")));
+	CHECK(usage_error_of("--count", ARGS("--count", "0")));
+	CHECK(usage_error_of("--count", ARGS("--count", "")));
+	CHECK(usage_error_of("--count", ARGS("-n", "x")));
+	CHECK(usage_error_of("--timeout", ARGS("--timeout", "x")));
+	CHECK(usage_error_of("--timeout", ARGS("--timeout", "")));
+	CHECK(usage_error_of("--timeout", ARGS("-t", "-1")));
+	CHECK(usage_error_of("--exec", ARGS("--exec", "")));
+	CHECK(usage_error_of("--exec", ARGS("--exec", " \t")));
 	CHECK(usage_error_of("--exec-timeout",
-			     ARGV("--exec", "true", "--exec-timeout", "x")));
+			     ARGS("--exec", "true", "--exec-timeout", "x")));
 	CHECK(usage_error_of("--exec-timeout",
-			     ARGV("--exec", "true", "--exec-timeout", "-1")));
+			     ARGS("--exec", "true", "--exec-timeout", "-1")));
 	CHECK(usage_error_of("--exec-timeout",
-			     ARGV("--exec", "true", "--exec-timeout=")));
+			     ARGS("--exec", "true", "--exec-timeout=")));
 	CHECK(usage_error_of("--exec-timeout needs --exec",
-			     ARGV("--exec-timeout", "1")));
-	CHECK(usage_error_of("--attr", ARGV("--attr", "")));
-	CHECK(usage_error_of("--path", ARGV("--path", "")));
-	CHECK(usage_error_of("--subsystem", ARGV("--subsystem", "")));
-	CHECK(usage_error_of("--class", ARGV("--class", "nosuch")));
-	CHECK(usage_error_of("--class", ARGV("--class", "")));
-	CHECK(usage_error_of("--class", ARGV("-c", "power,")));
-	CHECK(usage_error_of("--format", ARGV("--format", "%x")));
-	CHECK(usage_error_of("--format", ARGV("--format", "")));
-	CHECK(usage_error_of("--format", ARGV("--format", "%")));
-	CHECK(usage_error_of("--format", ARGV("--format", "\\q")));
-	CHECK(usage_error_of("--rcvbuf", ARGV("--rcvbuf", "0")));
-	CHECK(usage_error_of("--replay", ARGV("--replay=x")));
-	CHECK(usage_error_of("--poll", ARGV("--poll", "")));
-	CHECK(usage_error_of("--poll", ARGV("--poll", "/sys/a", "")));
-	CHECK(usage_error_of("--json", ARGV("--json=1")));
-	CHECK(usage_error_of("unknown option '--nosuch'", ARGV("--nosuch")));
+			     ARGS("--exec-timeout", "1")));
+	CHECK(usage_error_of("--attr", ARGS("--attr", "")));
+	CHECK(usage_error_of("--path", ARGS("--path", "")));
+	CHECK(usage_error_of("--subsystem", ARGS("--subsystem", "")));
+	CHECK(usage_error_of("--class", ARGS("--class", "nosuch")));
+	CHECK(usage_error_of("--class", ARGS("--class", "")));
+	CHECK(usage_error_of("--class", ARGS("-c", "power,")));
+	CHECK(usage_error_of("--format", ARGS("--format", "%x")));
+	CHECK(usage_error_of("--format", ARGS("--format", "")));
+	CHECK(usage_error_of("--format", ARGS("--format", "%")));
+	CHECK(usage_error_of("--format", ARGS("--format", "\\q")));
+	CHECK(usage_error_of("--rcvbuf", ARGS("--rcvbuf", "0")));
+	CHECK(usage_error_of("--replay", ARGS("--replay=x")));
+	CHECK(usage_error_of("--poll", ARGS("--poll", "")));
+	CHECK(usage_error_of("--poll", ARGS("--poll", "/sys/a", "")));
+	CHECK(usage_error_of("--json", ARGS("--json=1")));
+	CHECK(usage_error_of("unknown option '--nosuch'", ARGS("--nosuch")));
 	/* A missing value, for each option that takes one */
-	CHECK(usage_error_of("--exec: missing value", ARGV("--exec")));
+	CHECK(usage_error_of("--exec: missing value", ARGS("--exec")));
 	CHECK(usage_error_of("--exec-timeout: missing value",
-			     ARGV("--exec", "true", "--exec-timeout")));
-	CHECK(usage_error_of("--format: missing value", ARGV("--format")));
-	CHECK(usage_error_of("--class: missing value", ARGV("--class")));
-	CHECK(usage_error_of("--attr: missing value", ARGV("--attr")));
-	CHECK(usage_error_of("--path: missing value", ARGV("--path")));
+			     ARGS("--exec", "true", "--exec-timeout")));
+	CHECK(usage_error_of("--format: missing value", ARGS("--format")));
+	CHECK(usage_error_of("--class: missing value", ARGS("--class")));
+	CHECK(usage_error_of("--attr: missing value", ARGS("--attr")));
+	CHECK(usage_error_of("--path: missing value", ARGS("--path")));
 	CHECK(usage_error_of("--subsystem: missing value",
-			     ARGV("--subsystem")));
-	CHECK(usage_error_of("--count: missing value", ARGV("-n")));
-	CHECK(usage_error_of("--timeout: missing value", ARGV("--timeout")));
-	CHECK(usage_error_of("--rcvbuf: missing value", ARGV("--rcvbuf")));
+			     ARGS("--subsystem")));
+	CHECK(usage_error_of("--count: missing value", ARGS("-n")));
+	CHECK(usage_error_of("--timeout: missing value", ARGS("--timeout")));
+	CHECK(usage_error_of("--rcvbuf: missing value", ARGS("--rcvbuf")));
 }
 
 UNIT_TEST(test_options_exec)
@@ -103,22 +87,22 @@ UNIT_TEST(test_options_exec)
 	char err[256];
 	int64_t ms;
 
-	CHECK(parse(&o, err, sizeof(err), ARGV("--json")) == 0 && !o.exec &&
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 && !o.exec &&
 	      o.exec_timeout_ms == EXEC_TIMEOUT_DEFAULT_MS);
 	watch_options_free(&o);
-	CHECK(parse(&o, err, sizeof(err),
-		    ARGV("--exec", "echo $KEVENT_VALUE", "--exec-timeout",
+	CHECK(unit_parse_args(&o, err, sizeof(err),
+		    ARGS("--exec", "echo $KEVENT_VALUE", "--exec-timeout",
 			 "0.5")) == 0 &&
 	      o.exec && strcmp(o.exec, "echo $KEVENT_VALUE") == 0 &&
 	      o.exec_timeout_ms == 500);
 	watch_options_free(&o);
-	CHECK(parse(&o, err, sizeof(err),
-		    ARGV("--exec=true", "--exec-timeout=0", "--json")) == 0 &&
+	CHECK(unit_parse_args(&o, err, sizeof(err),
+		    ARGS("--exec=true", "--exec-timeout=0", "--json")) == 0 &&
 	      o.exec && o.exec_timeout_ms == 0 && o.json);
 	watch_options_free(&o);
 	/* Non-empty patterns and names are still taken */
-	CHECK(parse(&o, err, sizeof(err),
-		    ARGV("--attr", "*", "--path", "/d*", "--subsystem",
+	CHECK(unit_parse_args(&o, err, sizeof(err),
+		    ARGS("--attr", "*", "--path", "/d*", "--subsystem",
 			 "hwmon")) == 0 &&
 	      o.n_attr_globs == 1 && o.n_path_globs == 1 &&
 	      o.n_subsystems == 1);

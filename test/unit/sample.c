@@ -78,27 +78,12 @@ UNIT_TEST(test_sample_delta)
 	CHECK(parse_delta("18446744073709551616", &d, err, sizeof(err)) == -1);
 }
 
-static int parse(struct watch_options *o, char *err, size_t errlen,
-		 const char *const *args)
-{
-	char *argv[16];
-	int argc = 0;
-
-	argv[argc++] = "kevent-watch";
-	while (*args)
-		argv[argc++] = (char *)*args++;
-	argv[argc] = NULL;
-	return watch_options_parse(o, argc, argv, err, errlen);
-}
-
-#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
 /* The arguments are refused, with a message that contains @want. */
 static bool refused(const char *want, const char *const *args)
 {
 	struct watch_options o;
 	char err[256] = "";
-	bool ok = parse(&o, err, sizeof(err), args) == -1 && strstr(err, want);
+	bool ok = unit_parse_args(&o, err, sizeof(err), args) == -1 && strstr(err, want);
 
 	if (!ok)
 		printf("  (message was \"%s\")\n", err);
@@ -112,7 +97,7 @@ UNIT_TEST(test_sample_options)
 	char err[256];
 
 	/* The arguments after the options are the files sampled */
-	CHECK(parse(&o, err, sizeof(err),
+	CHECK(unit_parse_args(&o, err, sizeof(err),
 		    ARGS("--sample", "500ms", "--delta", "100", "/sys/a",
 			 "/sys/b*")) == 0);
 	CHECK(o.sample_ms == 500 && o.delta == 100 && o.n_sample_files == 2 &&
@@ -121,19 +106,19 @@ UNIT_TEST(test_sample_options)
 	watch_options_free(&o);
 
 	/* ... and not polled, even beside --poll */
-	CHECK(parse(&o, err, sizeof(err),
+	CHECK(unit_parse_args(&o, err, sizeof(err),
 		    ARGS("--poll", "/sys/p", "--sample", "1", "/sys/s")) == 0);
 	CHECK(o.n_poll_files == 1 && o.n_sample_files == 1 &&
 	      o.sample_ms == 1000 && o.delta == 0);
 	watch_options_free(&o);
 
 	/* --stock without files samples its own attributes */
-	CHECK(parse(&o, err, sizeof(err),
+	CHECK(unit_parse_args(&o, err, sizeof(err),
 		    ARGS("--stock", "--sample", "2s", "--coldplug")) == 0);
 	CHECK(o.stock && o.sample_ms == 2000 && o.n_sample_files == 0);
 	watch_options_free(&o);
 
-	CHECK(parse(&o, err, sizeof(err),
+	CHECK(unit_parse_args(&o, err, sizeof(err),
 		    ARGS("--list", "--sample", "1s", "/sys/a")) == 0);
 	watch_options_free(&o);
 

@@ -471,9 +471,8 @@ static void test_parse_values(void)
 	CHECK(parse_classes("Power", &mask, err, sizeof(err)) == -1);
 }
 
-/* Parse a NULL-terminated argument list; return the parser's result. */
-static int parse_args(struct watch_options *o, char *err, size_t errlen,
-		      const char *const *args)
+int unit_parse_args(struct watch_options *o, char *err, size_t errlen,
+		    const char *const *args)
 {
 	char *argv[16];
 	int argc = 0, r;
@@ -486,14 +485,12 @@ static int parse_args(struct watch_options *o, char *err, size_t errlen,
 	return r;
 }
 
-#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
 /* The arguments are refused, with a message that contains @want. */
 static bool refused(const char *want, const char *const *args)
 {
 	struct watch_options o;
 	char err[256] = "";
-	int r = parse_args(&o, err, sizeof(err), args);
+	int r = unit_parse_args(&o, err, sizeof(err), args);
 	bool ok = r == -1 && strstr(err, want);
 
 	if (!ok)
@@ -507,12 +504,12 @@ static void test_options(void)
 	struct watch_options o;
 	char err[256];
 
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 && o.json &&
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 && o.json &&
 	      !o.format && o.count == 0 && o.timeout_ms == -1 &&
 	      o.classes == 0);
 	watch_options_free(&o);
 
-	CHECK(parse_args(&o, err, sizeof(err),
+	CHECK(unit_parse_args(&o, err, sizeof(err),
 			 ARGS("--class", "power,net", "--count", "3",
 			      "--timeout", "1.5", "--attr", "temp*", "--attr",
 			      "label", "--path", "/devices/*", "--subsystem",
@@ -524,17 +521,17 @@ static void test_options(void)
 	      strcmp(o.attr_globs[1], "label") == 0);
 	watch_options_free(&o);
 
-	CHECK(parse_args(&o, err, sizeof(err),
+	CHECK(unit_parse_args(&o, err, sizeof(err),
 			 ARGS("-j", "-n", "1", "-t", "2", "-c", "power")) ==
 		      0 &&
 	      o.json && o.count == 1 && o.timeout_ms == 2000);
 	watch_options_free(&o);
 
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--format=%p %v")) == 0 &&
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--format=%p %v")) == 0 &&
 	      o.format && strcmp(o.format, "%p %v") == 0);
 	watch_options_free(&o);
 
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--list")) == 0 && o.list);
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--list")) == 0 && o.list);
 	watch_options_free(&o);
 
 	CHECK(refused("--count", ARGS("--count", "-1")));
@@ -557,7 +554,7 @@ static void test_options(void)
 	CHECK(refused("cannot be used together", ARGS("--list", "--coldplug")));
 
 	/* --poll FILE... takes the arguments after the options too */
-	CHECK(parse_args(&o, err, sizeof(err),
+	CHECK(unit_parse_args(&o, err, sizeof(err),
 			 ARGS("--poll", "/sys/a", "/sys/b", "--json",
 			      "--poll", "/sys/c", "--uevent")) == 0 &&
 	      o.uevent && o.json && o.n_poll_files == 3 &&
@@ -565,7 +562,7 @@ static void test_options(void)
 	      strcmp(o.poll_files[1], "/sys/c") == 0 &&
 	      strcmp(o.poll_files[2], "/sys/b") == 0);
 	watch_options_free(&o);
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--uevent")) == 0 &&
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--uevent")) == 0 &&
 	      o.uevent && o.n_poll_files == 0);
 	watch_options_free(&o);
 	CHECK(refused("--poll: missing value", ARGS("--poll")));
@@ -575,14 +572,14 @@ static void test_options(void)
 	CHECK(refused("cannot be used with --list",
 		      ARGS("--poll", "/sys/a", "--coldplug")));
 
-	CHECK(parse_args(&o, err, sizeof(err),
+	CHECK(unit_parse_args(&o, err, sizeof(err),
 			 ARGS("--rcvbuf", "4096", "--json")) == 0 &&
 	      o.rcvbuf == 4096 && o.json);
 	watch_options_free(&o);
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--rcvbuf=1M")) == 0 &&
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--rcvbuf=1M")) == 0 &&
 	      o.rcvbuf == 1024 * 1024);
 	watch_options_free(&o);
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 &&
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 &&
 	      o.rcvbuf == 0);
 	watch_options_free(&o);
 	CHECK(refused("--rcvbuf: invalid value '0'", ARGS("--rcvbuf", "0")));
@@ -593,16 +590,16 @@ static void test_options(void)
 	CHECK(refused("--rcvbuf cannot be used with --list",
 		      ARGS("--rcvbuf", "4K", "--uevent")));
 	/* --stock lists and watches; --poll adds files to its watch only */
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--stock", "--list")) ==
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--stock", "--list")) ==
 		      0 &&
 	      o.stock && o.list);
 	watch_options_free(&o);
-	CHECK(parse_args(&o, err, sizeof(err),
+	CHECK(unit_parse_args(&o, err, sizeof(err),
 			 ARGS("--stock", "--coldplug", "--poll", "/sys/a")) ==
 		      0 &&
 	      o.stock && o.coldplug && o.n_poll_files == 1);
 	watch_options_free(&o);
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 &&
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 &&
 	      !o.stock);
 	watch_options_free(&o);
 	CHECK(refused("--poll cannot be used with --list",
@@ -633,18 +630,18 @@ static void test_replay_options(void)
 	CHECK(parse_seq("1x", &n, err, sizeof(err)) == -1);
 	CHECK(parse_seq(" 1", &n, err, sizeof(err)) == -1);
 
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--replay")) == 0 &&
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--replay")) == 0 &&
 	      o.replay && o.replay_after == 0);
 	watch_options_free(&o);
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--replay=17", "--json")) ==
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--replay=17", "--json")) ==
 		      0 &&
 	      o.replay && o.replay_after == 17 && o.json);
 	watch_options_free(&o);
-	CHECK(parse_args(&o, err, sizeof(err),
+	CHECK(unit_parse_args(&o, err, sizeof(err),
 			 ARGS("--coldplug", "--replay", "--count", "3")) == 0 &&
 	      o.replay && o.coldplug && o.count == 3);
 	watch_options_free(&o);
-	CHECK(parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 &&
+	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--json")) == 0 &&
 	      !o.replay);
 	watch_options_free(&o);
 

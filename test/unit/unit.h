@@ -42,6 +42,17 @@ extern unsigned int unit_passed, unit_failed;
 	} while (0)
 
 struct record;
+struct watch_options;
+
+/*
+ * Parse "kevent-watch ARGS..." (@args NULL-terminated, at most 14) with
+ * watch_options_parse(); return its result.
+ */
+int unit_parse_args(struct watch_options *o, char *err, size_t errlen,
+		    const char *const *args);
+
+/* A NULL-terminated argument list for unit_parse_args() */
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 /* An event record of the demo sensor's temperature, defined in unit.c */
 extern const struct record unit_event_record;
