@@ -132,9 +132,9 @@ UNIT_TEST(test_sample_options)
 	CHECK(refused("--delta needs --sample", ARGS("--delta", "5")));
 	CHECK(refused("--sample needs files",
 		      ARGS("--sample", "1s", "--json")));
-	CHECK(refused("--replay cannot be used with",
+	CHECK(refused("--replay is for the kevent layer's events",
 		      ARGS("--replay", "--sample", "1", "/sys/a")));
-	CHECK(refused("--rcvbuf cannot be used with",
+	CHECK(refused("--rcvbuf is for the kevent layer's events",
 		      ARGS("--rcvbuf", "1M", "--sample", "1", "/sys/a")));
 }
 

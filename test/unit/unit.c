@@ -587,8 +587,10 @@ static void test_options(void)
 	CHECK(refused("--rcvbuf: invalid value 'x'", ARGS("--rcvbuf", "x")));
 	CHECK(refused("--rcvbuf: invalid value ''", ARGS("--rcvbuf", "")));
 	CHECK(refused("--rcvbuf: missing value", ARGS("--rcvbuf")));
-	CHECK(refused("--rcvbuf cannot be used with --list",
+	CHECK(refused("--rcvbuf is for the kevent layer's events",
 		      ARGS("--rcvbuf", "4K", "--uevent")));
+	CHECK(refused("--rcvbuf cannot be used with --list",
+		      ARGS("--rcvbuf", "4K", "--list")));
 	/* --stock lists and watches; --poll adds files to its watch only */
 	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--stock", "--list")) ==
 		      0 &&
@@ -604,9 +606,9 @@ static void test_options(void)
 	watch_options_free(&o);
 	CHECK(refused("--poll cannot be used with --list",
 		      ARGS("--stock", "--list", "--poll", "/sys/a")));
-	CHECK(refused("--rcvbuf cannot be used with",
+	CHECK(refused("--rcvbuf is for the kevent layer's events: add --kevent",
 		      ARGS("--stock", "--rcvbuf", "4K")));
-	CHECK(refused("--replay cannot be used with",
+	CHECK(refused("--replay is for the kevent layer's events: add --kevent",
 		      ARGS("--stock", "--replay")));
 	CHECK(refused("--stock: takes no value", ARGS("--stock=1")));
 }

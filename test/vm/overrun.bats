@@ -154,7 +154,7 @@ burst()
 	assert_equal "${stderr_lines[0]}" 'kevent-watch: --rcvbuf: missing value'
 	run --separate-stderr "$KEVENT_WATCH" --rcvbuf 4K --uevent
 	assert_equal "$status" 2
-	assert_stderr_partial '--rcvbuf cannot be used with'
+	assert_stderr_partial "--rcvbuf is for the kevent layer's events: add --kevent"
 }
 
 @test "--help stays within 24 lines and mentions --rcvbuf" {

@@ -272,7 +272,7 @@ static const char usage_text[] =
 	"                    [--path GLOB] [--subsystem NAME] [--count N]\n"
 	"                    [--timeout SEC] [--list | --coldplug]\n"
 	"                    [--replay[=SEQ]] [--rcvbuf BYTES] [--stock]\n"
-	"                    [--uevent] [--journal]\n"
+	"                    [--uevent] [--kevent] [--journal]\n"
 	"                    [--exec CMD [--exec-timeout SEC]] [--poll FILE...]\n"
 	"                    [--sample INTERVAL [--delta N] [FILE|GLOB...]]\n";
 
@@ -295,6 +295,7 @@ static void print_help(void)
 	      "      --uevent, --poll FILE...  NAME= uevents, sysfs FILEs (no kevent.ko)\n"
 	      "      --sample INTERVAL [--delta N] [FILE|GLOB...]  read FILEs (or --stock's)\n"
 	      "                      each INTERVAL (500ms, 1s, 2): changes (numbers: by N)\n"
+	      "      --kevent        the kevent layer's events too (the default alone)\n"
 	      "      --exec CMD      run sh -c CMD for each record, KEVENT_* set, and\n"
 	      "                      print lines only with --json or --format\n"
 	      "      --exec-timeout SEC  kill CMD after SEC s (default 10; 0: no limit)\n"
@@ -683,11 +684,30 @@ static int print_stock_states(struct watch *w)
 }
 
 /*
- * Events were lost: @lost of them (found from a gap in the class sequence
- * numbers), or an unknown number (-1: the receive buffer overflowed). Say
- * so, then re-read the state of every source. Return: 0, STOP_QUIET, or -1.
+ * Re-read the states a backend's events would have changed: every source
+ * of the kevent layer, or every stock source; uevents alone have none.
+ * Return: 0, STOP_QUIET, or -1.
  */
-static int overrun(struct watch *w, long long lost)
+static int print_backend_states(struct watch *w, enum kevent_backend backend)
+{
+	switch (backend) {
+	case KEVENT_BACKEND_KEVENT:
+		return print_states(w);
+	case KEVENT_BACKEND_STOCK:
+		return print_stock_states(w);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Events of @backend were lost: @lost of them (found from a gap in the
+ * class sequence numbers), or an unknown number (-1: the receive buffer
+ * overflowed). Say so, then re-read the states those events would have
+ * changed. Return: 0, STOP_QUIET, or -1.
+ */
+static int overrun(struct watch *w, long long lost,
+		   enum kevent_backend backend)
 {
 	int r;
 
@@ -702,7 +722,9 @@ static int overrun(struct watch *w, long long lost)
 		goto out_states;
 	} else if (!w->print_lines || w->opt.format) {
 		/* The format has no place for it: a line on stderr. */
-		if (lost < 0)
+		if (backend == KEVENT_BACKEND_UEVENT)
+			warn("uevents were lost (receive buffer overrun)\n");
+		else if (lost < 0)
 			warn("events were lost (receive buffer overrun), re-reading state\n");
 		else
 			warn("%lld events were lost, re-reading state\n", lost);
@@ -714,7 +736,7 @@ static int overrun(struct watch *w, long long lost)
 	if (r)
 		return r;
 out_states:
-	return print_states(w);
+	return print_backend_states(w, backend);
 }
 
 struct replay {
@@ -796,7 +818,7 @@ static int print_replay(struct watch *w, struct kevent_monitor *m)
 		}
 	}
 	/* Events after the last one replayed were lost: re-read the state */
-	r = lost ? overrun(w, -1) : 0;
+	r = lost ? overrun(w, -1, KEVENT_BACKEND_KEVENT) : 0;
 
 out:
 	for (i = 0; i < rp.n; i++)
@@ -806,13 +828,38 @@ out:
 }
 
 /*
- * Say once that messages were ignored, the first time the monitor drops
- * one: the count comes when the watch ends (report_ignored()).
+ * The monitors a watch receives from, each made as its options ask, and the
+ * combined monitor that holds them behind one descriptor.
  */
-static void check_ignored(struct watch *w, struct kevent_monitor *m)
+struct monitors {
+	struct kevent_combined_monitor *all;
+	struct kevent_monitor *kevent; /* the kevent layer's events */
+	struct kevent_uevent_monitor *uevent; /* --uevent */
+	struct kevent_poll_monitor *poll; /* --poll, without --stock */
+	struct kevent_stock_monitor *stock; /* --stock, with the --poll files */
+	struct kevent_sample_monitor *sample; /* --sample */
+};
+
+static void monitors_close(struct monitors *mons)
 {
-	uint64_t forged = kevent_monitor_get_forged(m);
-	uint64_t malformed = kevent_monitor_get_dropped(m) - forged;
+	kevent_combined_monitor_unref(mons->all);
+	kevent_monitor_unref(mons->kevent);
+	kevent_uevent_monitor_unref(mons->uevent);
+	kevent_poll_monitor_unref(mons->poll);
+	kevent_stock_monitor_unref(mons->stock);
+	kevent_sample_monitor_unref(mons->sample);
+}
+
+/*
+ * Say once that messages were ignored, the first time a monitor drops one:
+ * the count comes when the watch ends (report_ignored()).
+ */
+static void check_ignored(struct watch *w, const struct monitors *mons)
+{
+	uint64_t forged = kevent_monitor_get_forged(mons->kevent) +
+			  kevent_stock_monitor_get_forged(mons->stock);
+	uint64_t malformed = kevent_monitor_get_dropped(mons->kevent) -
+			     kevent_monitor_get_forged(mons->kevent);
 
 	if (forged && !w->forged)
 		warn("ignoring messages not sent by the kernel\n");
@@ -822,9 +869,9 @@ static void check_ignored(struct watch *w, struct kevent_monitor *m)
 	w->malformed = malformed;
 }
 
-static void report_ignored(struct watch *w, struct kevent_monitor *m)
+static void report_ignored(struct watch *w, const struct monitors *mons)
 {
-	check_ignored(w, m);
+	check_ignored(w, mons);
 	if (w->forged)
 		warn("ignored %llu messages not sent by the kernel\n",
 		     (unsigned long long)w->forged);
@@ -833,187 +880,80 @@ static void report_ignored(struct watch *w, struct kevent_monitor *m)
 		     (unsigned long long)w->malformed);
 }
 
-/*
- * Receive until nothing is pending, or it is time to stop.
- * Return: 0, STOP_QUIET, or -1.
- */
-static int drain(struct watch *w, struct kevent_monitor *m)
+/* A receive error of @backend that ends the watch: say which. */
+static void receive_failed(enum kevent_backend backend, int err)
 {
+	switch (backend) {
+	case KEVENT_BACKEND_KEVENT:
+		if (err == -ENODEV) {
+			warn("the kevent layer went away\n");
+			return;
+		}
+		break;
+	case KEVENT_BACKEND_UEVENT:
+	case KEVENT_BACKEND_POLL:
+		warn("cannot receive %s events: %s\n",
+		     kevent_backend_to_string(backend), strerror(-err));
+		return;
+	case KEVENT_BACKEND_SAMPLE:
+		warn("cannot sample: %s\n", strerror(-err));
+		return;
+	default:
+		break;
+	}
+	warn("cannot receive events: %s\n", strerror(-err));
+}
+
+/*
+ * Receive from every monitor until nothing is pending, or it is time to
+ * stop. Return: 0, STOP_QUIET, or -1.
+ */
+static int drain(struct watch *w, const struct monitors *mons)
+{
+	enum kevent_backend backend;
 	struct kevent_event *ev;
 	uint64_t lost;
 	int r;
 
 	while (!stopping()) {
-		r = kevent_monitor_receive(m, &ev);
-		check_ignored(w, m);
-		if (r == -EAGAIN)
-			return 0;
-		if (r == -ENOBUFS) {
-			r = overrun(w, -1);
-			if (r)
-				return r;
-			continue;
-		}
-		if (r == -EMSGSIZE)
-			continue;
-		if (r == -ENODEV) {
-			warn("the kevent layer went away\n");
-			return -1;
-		}
-		if (r < 0) {
-			warn("cannot receive events: %s\n", strerror(-r));
-			return -1;
-		}
-		/*
-		 * Events of this class were lost before this one: say how
-		 * many and re-read the state, then report the event.
-		 */
-		lost = kevent_event_get_lost(ev);
-		if (lost) {
-			r = overrun(w, lost > LLONG_MAX ? LLONG_MAX : lost);
-			if (r) {
-				kevent_event_unref(ev);
-				return r;
-			}
-		}
-		/* Printed by the replay already */
-		if (w->opt.replay && kevent_event_get_seq(ev) <= w->replayed) {
-			kevent_event_unref(ev);
-			continue;
-		}
-		r = report(w, ev, RECORD_EVENT);
-		kevent_event_unref(ev);
-		if (r)
-			return r;
-		if (w->opt.count && w->printed >= w->opt.count)
-			return STOP_QUIET;
-	}
-	return 0;
-}
-
-/*
- * Receive from the stock sources until nothing is pending, or it is time
- * to stop. Return: 0, STOP_QUIET, or -1.
- */
-static int drain_stock(struct watch *w, struct kevent_uevent_monitor *um,
-		       struct kevent_poll_monitor *pm)
-{
-	struct kevent_event *ev;
-	int r;
-
-	while (!stopping()) {
-		if (um)
-			r = kevent_uevent_monitor_receive(um, &ev);
-		else if (pm)
-			r = kevent_poll_monitor_receive(pm, &ev);
-		else
-			return 0;
-		if (r == -EAGAIN) {
-			/* This one is drained: on to the poll source. */
-			if (!um)
-				return 0;
-			um = NULL;
-			continue;
-		}
-		if (r == -ENOBUFS) {
-			/* Lost uevents; there is no state to re-read. */
-			if (w->opt.journal &&
-			    journal_send(w, journal_entry_overrun(&w->entry,
-								  -1)) < 0)
-				return -1;
-			sbuf_reset(&w->line);
-			if (w->opt.json)
-				overrun_json(&w->line, -1);
-			else if (w->print_lines && !w->opt.format)
-				overrun_text(&w->line, -1);
-			r = w->line.len ? emit(w) : 0;
-			if (r)
-				return r;
-			continue;
-		}
-		if (r < 0) {
-			warn("cannot receive %s events: %s\n",
-			     um ? "uevent" : "poll", strerror(-r));
-			return -1;
-		}
-		r = report(w, ev, RECORD_EVENT);
-		kevent_event_unref(ev);
-		if (r)
-			return r;
-		if (w->opt.count && w->printed >= w->opt.count)
-			return STOP_QUIET;
-	}
-	return 0;
-}
-
-static bool output_can_close(void);
-
-/*
- * Receive from the stock monitor until nothing is pending, or it is time
- * to stop. Return: 0, STOP_QUIET, or -1.
- */
-static int drain_stock_monitor(struct watch *w, struct kevent_stock_monitor *sm)
-{
-	struct kevent_event *ev;
-	int r;
-
-	while (!stopping()) {
-		r = kevent_stock_monitor_receive(sm, &ev);
-		if (kevent_stock_monitor_get_forged(sm) && !w->forged)
-			warn("ignoring messages not sent by the kernel\n");
-		w->forged = kevent_stock_monitor_get_forged(sm);
+		r = kevent_combined_monitor_receive(mons->all, &ev, &backend);
+		check_ignored(w, mons);
 		if (r == -EAGAIN)
 			return 0;
 		if (r == -ENOBUFS) {
 			/* Messages were lost: say so, then the states */
-			if (w->opt.journal &&
-			    journal_send(w, journal_entry_overrun(&w->entry,
-								  -1)) < 0)
-				return -1;
-			sbuf_reset(&w->line);
-			if (w->opt.json)
-				overrun_json(&w->line, -1);
-			else if (w->print_lines && !w->opt.format)
-				overrun_text(&w->line, -1);
-			else if (!w->opt.journal)
-				warn("events were lost (receive buffer overrun), re-reading state\n");
-			r = w->line.len ? emit(w) : 0;
-			if (r == 0)
-				r = print_stock_states(w);
+			r = overrun(w, -1, backend);
 			if (r)
 				return r;
 			continue;
 		}
+		/* A message too large for the buffer, skipped */
+		if (r == -EMSGSIZE && backend == KEVENT_BACKEND_KEVENT)
+			continue;
 		if (r < 0) {
-			warn("cannot receive events: %s\n", strerror(-r));
+			receive_failed(backend, r);
 			return -1;
 		}
-		r = report(w, ev, RECORD_EVENT);
-		kevent_event_unref(ev);
-		if (r)
-			return r;
-		if (w->opt.count && w->printed >= w->opt.count)
-			return STOP_QUIET;
-	}
-	return 0;
-}
-
-/*
- * Receive from the sampler until nothing is pending, or it is time to
- * stop. Return: 0, STOP_QUIET, or -1.
- */
-static int drain_sample(struct watch *w, struct kevent_sample_monitor *sp)
-{
-	struct kevent_event *ev;
-	int r;
-
-	while (sp && !stopping()) {
-		r = kevent_sample_monitor_receive(sp, &ev);
-		if (r == -EAGAIN)
-			return 0;
-		if (r < 0) {
-			warn("cannot sample: %s\n", strerror(-r));
-			return -1;
+		if (backend == KEVENT_BACKEND_KEVENT) {
+			/*
+			 * Events of this class were lost before this one: say
+			 * how many and re-read the state, then report it.
+			 */
+			lost = kevent_event_get_lost(ev);
+			if (lost) {
+				r = overrun(w, lost > LLONG_MAX ? LLONG_MAX : lost,
+					    backend);
+				if (r) {
+					kevent_event_unref(ev);
+					return r;
+				}
+			}
+			/* Printed by the replay already */
+			if (w->opt.replay &&
+			    kevent_event_get_seq(ev) <= w->replayed) {
+				kevent_event_unref(ev);
+				continue;
+			}
 		}
 		r = report(w, ev, RECORD_EVENT);
 		kevent_event_unref(ev);
@@ -1129,19 +1069,17 @@ static int open_sampler(struct watch *w, struct kevent_sample_monitor **sp)
 static int list(struct watch *w)
 {
 	struct kevent_sample_monitor *sp = NULL;
-	int r, status;
+	int r = 0, status;
 
 	if (w->opt.n_sample_files) {
 		status = open_sampler(w, &sp);
 		if (status)
 			goto out;
 	}
-	if (w->opt.stock)
-		r = print_stock_states(w);
-	else if (!sp)
+	if (w->opt.kevent)
 		r = print_states(w);
-	else
-		r = 0;
+	if (r == 0 && w->opt.stock)
+		r = print_stock_states(w);
 	if (r == 0 && sp)
 		r = print_sample_states(w, sp);
 	status = r < 0 ? EXIT_RUNTIME : EXIT_DONE;
@@ -1151,11 +1089,49 @@ out:
 }
 
 /*
+ * The kevent layer's monitor: its receive buffer, attribute filter and
+ * classes set before the first event. Return: 0, or the exit status (a
+ * message was printed).
+ */
+static int open_kevent(struct watch *w, struct kevent_monitor **m)
+{
+	int i, r;
+
+	r = kevent_monitor_new(m);
+	if (r < 0) {
+		warn("%s\n", layer_error(r));
+		return EXIT_RUNTIME;
+	}
+	/* Before joining, so that the first events find the size asked for. */
+	if (w->opt.rcvbuf) {
+		r = kevent_monitor_set_receive_buffer_size(*m, w->opt.rcvbuf);
+		if (r < 0) {
+			warn("cannot set the receive buffer: %s\n",
+			     strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	}
+	/* Before joining too: no event of another attribute is queued. */
+	if (apply_attr_filter(w, *m) < 0)
+		return EXIT_RUNTIME;
+	for (i = 0; i <= KEVENT_CLASS_MAX; i++) {
+		if (w->opt.classes && !(w->opt.classes & (1u << i)))
+			continue;
+		r = kevent_monitor_join(*m, i);
+		if (r < 0) {
+			warn("cannot join group %s: %s\n",
+			     kevent_class_to_string(i), strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+/*
  * The stock monitor, with the --poll files. Return: 0, or the exit status
  * (a message was printed).
  */
-static int open_stock_monitor(struct watch *w,
-			      struct kevent_stock_monitor **sm)
+static int open_stock(struct watch *w, struct kevent_stock_monitor **sm)
 {
 	size_t i;
 	int r;
@@ -1178,94 +1154,18 @@ static int open_stock_monitor(struct watch *w,
 }
 
 /*
- * --stock: the stock monitor, its states first with --coldplug, until the
- * count, the --timeout or a signal. Return: the exit status.
+ * The poll monitor of the --poll files, without --stock. Return: 0, or the
+ * exit status (a message was printed).
  */
-static int watch_stock(struct watch *w, uint64_t start_ms)
-{
-	struct kevent_stock_monitor *sm = NULL;
-	struct kevent_sample_monitor *sp = NULL;
-	struct pollfd pfd[3];
-	nfds_t nfds = 3;
-	int r;
-
-	r = open_stock_monitor(w, &sm);
-	if (r == 0 && w->opt.sample_ms)
-		r = open_sampler(w, &sp);
-	if (r) {
-		kevent_stock_monitor_unref(sm);
-		kevent_sample_monitor_unref(sp);
-		return r;
-	}
-	/*
-	 * Subscribed first: a change while the states are read is reported.
-	 * The files sampled are listed, unless they are the stock sources.
-	 */
-	if (w->opt.coldplug) {
-		r = print_stock_states(w);
-		if (r == 0 && w->opt.n_sample_files)
-			r = print_sample_states(w, sp);
-		if (r == 0)
-			r = flush_output();
-		if (r)
-			goto out;
-	}
-	if (w->opt.timeout_ms >= 0)
-		deadline_ms = start_ms + w->opt.timeout_ms;
-	pfd[0] = (struct pollfd){ .fd = kevent_stock_monitor_get_fd(sm),
-				  .events = POLLIN };
-	pfd[1] = (struct pollfd){ .fd = -1 };
-	if (output_can_close())
-		pfd[1] = (struct pollfd){ .fd = STDOUT_FILENO };
-	pfd[2] = (struct pollfd){
-		.fd = sp ? kevent_sample_monitor_get_fd(sp) : -1,
-		.events = POLLIN
-	};
-	for (;;) {
-		r = drain_stock_monitor(w, sm);
-		if (r == 0)
-			r = drain_sample(w, sp);
-		if (r == 0)
-			r = flush_output();
-		if (r)
-			goto out;
-		if (stopping())
-			break;
-		r = wait_ready(pfd, nfds, -1);
-		if (r < 0) {
-			warn("poll: %s\n", strerror(errno));
-			r = -1;
-			goto out;
-		}
-		if (pfd[1].revents & (POLLERR | POLLHUP))
-			break;
-	}
-	r = 0;
-out:
-	if (w->forged)
-		warn("ignored %llu messages not sent by the kernel\n",
-		     (unsigned long long)w->forged);
-	kevent_stock_monitor_unref(sm);
-	kevent_sample_monitor_unref(sp);
-	return r < 0 ? EXIT_RUNTIME : EXIT_DONE;
-}
-
-/*
- * Open the stock sources that the options ask for.
- * Return: 0, or the exit status (a message was printed).
- */
-static int open_stock(struct watch *w, struct kevent_uevent_monitor **um,
-		      struct kevent_poll_monitor **pm)
+static int open_poll(struct watch *w, struct kevent_poll_monitor **pm)
 {
 	size_t i;
 	int r;
 
-	if (w->opt.n_poll_files) {
-		r = kevent_poll_monitor_new(pm);
-		if (r < 0) {
-			warn("cannot poll: %s\n", strerror(-r));
-			return EXIT_RUNTIME;
-		}
+	r = kevent_poll_monitor_new(pm);
+	if (r < 0) {
+		warn("cannot poll: %s\n", strerror(-r));
+		return EXIT_RUNTIME;
 	}
 	for (i = 0; i < w->opt.n_poll_files; i++) {
 		const char *file = w->opt.poll_files[i];
@@ -1275,14 +1175,79 @@ static int open_stock(struct watch *w, struct kevent_uevent_monitor **um,
 		if (r)
 			return r;
 	}
-	if (w->opt.uevent) {
-		r = kevent_uevent_monitor_new(um);
+	return 0;
+}
+
+/*
+ * Every monitor the options ask for, in one combined monitor: the kevent
+ * layer's, the stock kernel's (which takes the --poll files and covers
+ * --uevent's), or the uevent and poll monitors, and the sampler.
+ * Return: 0, or the exit status (a message was printed).
+ */
+static int monitors_open(struct watch *w, struct monitors *mons)
+{
+	int r;
+
+	r = kevent_combined_monitor_new(&mons->all);
+	if (r < 0) {
+		warn("cannot receive events: %s\n", strerror(-r));
+		return EXIT_RUNTIME;
+	}
+	if (w->opt.kevent) {
+		r = open_kevent(w, &mons->kevent);
+		if (r)
+			return r;
+		r = kevent_combined_monitor_add_kevent(mons->all, mons->kevent);
+	}
+	if (r == 0 && w->opt.stock) {
+		r = open_stock(w, &mons->stock);
+		if (r)
+			return r;
+		r = kevent_combined_monitor_add_stock(mons->all, mons->stock);
+	}
+	if (r == 0 && !w->opt.stock && w->opt.n_poll_files) {
+		r = open_poll(w, &mons->poll);
+		if (r)
+			return r;
+		r = kevent_combined_monitor_add_poll(mons->all, mons->poll);
+	}
+	if (r == 0 && !w->opt.stock && w->opt.uevent) {
+		r = kevent_uevent_monitor_new(&mons->uevent);
 		if (r < 0) {
 			warn("cannot receive uevents: %s\n", strerror(-r));
 			return EXIT_RUNTIME;
 		}
+		r = kevent_combined_monitor_add_uevent(mons->all, mons->uevent);
+	}
+	if (r == 0 && w->opt.sample_ms) {
+		r = open_sampler(w, &mons->sample);
+		if (r)
+			return r;
+		r = kevent_combined_monitor_add_sample(mons->all, mons->sample);
+	}
+	if (r < 0) {
+		warn("cannot receive events: %s\n", strerror(-r));
+		return EXIT_RUNTIME;
 	}
 	return 0;
+}
+
+/*
+ * --coldplug: the states of the sources watched, each kind once. The files
+ * sampled are listed unless they are the stock sources.
+ * Return: 0, STOP_QUIET, or -1.
+ */
+static int print_coldplug(struct watch *w, const struct monitors *mons)
+{
+	int r = 0;
+
+	if (mons->kevent)
+		r = print_states(w);
+	if (r == 0 && mons->stock)
+		r = print_stock_states(w);
+	if (r == 0 && w->opt.n_sample_files)
+		r = print_sample_states(w, mons->sample);
+	return r;
 }
 
 /* Is stdout a pipe or socket, whose reader can go away? */
@@ -1295,80 +1260,41 @@ static bool output_can_close(void)
 	return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
 }
 
+/*
+ * Watch until the --count, the --timeout, a stop signal, or the reader of
+ * the output going away. Return: the exit status.
+ */
 static int watch(struct watch *w)
 {
-	struct kevent_monitor *m = NULL;
-	struct kevent_uevent_monitor *um = NULL;
-	struct kevent_poll_monitor *pm = NULL;
-	struct kevent_sample_monitor *sp = NULL;
-	struct pollfd pfd[5];
+	struct monitors mons = { 0 };
+	struct pollfd pfd[2];
 	uint64_t start_ms;
 	nfds_t nfds = 1;
-	int i, r;
+	int r;
 
 	/* The --timeout counts from here: joining can take long. */
 	start_ms = monotonic_ms();
-	if (w->opt.stock)
-		return watch_stock(w, start_ms);
-	if (w->opt.uevent || w->opt.n_poll_files || w->opt.sample_ms) {
-		/* Only the stock sources: the kevent layer is not needed. */
-		r = open_stock(w, &um, &pm);
-		if (r == 0 && w->opt.sample_ms)
-			r = open_sampler(w, &sp);
-		if (r) {
-			kevent_uevent_monitor_unref(um);
-			kevent_poll_monitor_unref(pm);
-			kevent_sample_monitor_unref(sp);
-			return r;
-		}
-	} else {
-		r = kevent_monitor_new(&m);
-		if (r < 0) {
-			warn("%s\n", layer_error(r));
-			return EXIT_RUNTIME;
-		}
-	}
-	/* Before joining, so that the first events find the size asked for. */
-	if (m && w->opt.rcvbuf) {
-		r = kevent_monitor_set_receive_buffer_size(m, w->opt.rcvbuf);
-		if (r < 0) {
-			warn("cannot set the receive buffer: %s\n",
-			     strerror(-r));
-			r = -1;
-			goto out;
-		}
-	}
-	/* Before joining too: no event of another attribute is queued. */
-	if (m && apply_attr_filter(w, m) < 0) {
-		r = -1;
-		goto out;
-	}
-	for (i = 0; m && i <= KEVENT_CLASS_MAX; i++) {
-		if (w->opt.classes && !(w->opt.classes & (1u << i)))
-			continue;
-		r = kevent_monitor_join(m, i);
-		if (r < 0) {
-			warn("cannot join group %s: %s\n",
-			     kevent_class_to_string(i), strerror(-r));
-			r = -1;
-			goto out;
-		}
+	r = monitors_open(w, &mons);
+	if (r) {
+		monitors_close(&mons);
+		return r;
 	}
 
 	/*
-	 * States first, then replayed and live events in sequence order; the
-	 * lines of each part go out whole before the next, and before the
-	 * --timeout counts.
+	 * Subscribed first, so that a change while the states are read is
+	 * reported. States first, then replayed and live events in sequence
+	 * order; the lines of each part go out whole before the next, and
+	 * before the --timeout counts.
 	 */
 	if (w->opt.coldplug) {
-		r = m ? print_states(w) : print_sample_states(w, sp);
+		r = print_coldplug(w, &mons);
 		if (r == 0)
 			r = flush_output();
 		if (r)
 			goto out;
 	}
 	if (w->opt.replay) {
-		r = print_replay(w, m);
+		r = print_replay(w, mons.kevent);
 		if (r == 0)
 			r = flush_output();
 		if (r)
@@ -1377,34 +1303,15 @@ static int watch(struct watch *w)
 	if (w->opt.timeout_ms >= 0)
 		deadline_ms = start_ms + w->opt.timeout_ms;
 
-	pfd[0] = (struct pollfd){ .fd = m ? kevent_monitor_get_fd(m) : -1,
+	pfd[0] = (struct pollfd){ .fd = kevent_combined_monitor_get_fd(mons.all),
 				  .events = POLLIN };
-	pfd[1] = (struct pollfd){ .fd = -1 };
 	if (output_can_close()) {
 		/* Only POLLERR and POLLHUP: the reader went away. */
 		pfd[1] = (struct pollfd){ .fd = STDOUT_FILENO };
 		nfds = 2;
 	}
-	if (um || pm || sp) {
-		pfd[2] = (struct pollfd){
-			.fd = um ? kevent_uevent_monitor_get_fd(um) : -1,
-			.events = POLLIN
-		};
-		pfd[3] = (struct pollfd){
-			.fd = pm ? kevent_poll_monitor_get_fd(pm) : -1,
-			.events = POLLIN
-		};
-		pfd[4] = (struct pollfd){
-			.fd = sp ? kevent_sample_monitor_get_fd(sp) : -1,
-			.events = POLLIN
-		};
-		nfds = 5;
-	}
-
 	for (;;) {
-		r = m ? drain(w, m) : drain_stock(w, um, pm);
-		if (r == 0)
-			r = drain_sample(w, sp);
+		r = drain(w, &mons);
 		if (r == 0)
 			r = flush_output();
 		if (r)
@@ -1417,18 +1324,14 @@ static int watch(struct watch *w)
 			r = -1;
 			goto out;
 		}
-		if (nfds >= 2 && (pfd[1].revents & (POLLERR | POLLHUP)))
+		if (nfds == 2 && (pfd[1].revents & (POLLERR | POLLHUP)))
 			break;
 	}
 	r = 0;
 
 out:
-	if (m)
-		report_ignored(w, m);
-	kevent_monitor_unref(m);
-	kevent_uevent_monitor_unref(um);
-	kevent_poll_monitor_unref(pm);
-	kevent_sample_monitor_unref(sp);
+	report_ignored(w, &mons);
+	monitors_close(&mons);
 	return r < 0 ? EXIT_RUNTIME : EXIT_DONE;
 }
 

@@ -243,6 +243,7 @@ enum {
 	OPT_EXEC,
 	OPT_EXEC_TIMEOUT,
 	OPT_STOCK,
+	OPT_KEVENT,
 	OPT_JOURNAL,
 	OPT_SAMPLE,
 	OPT_DELTA,
@@ -262,6 +263,7 @@ static const struct option long_options[] = {
 	{ "replay", optional_argument, NULL, OPT_REPLAY },
 	{ "uevent", no_argument, NULL, OPT_UEVENT },
 	{ "stock", no_argument, NULL, OPT_STOCK },
+	{ "kevent", no_argument, NULL, OPT_KEVENT },
 	{ "poll", required_argument, NULL, OPT_POLL },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "delta", required_argument, NULL, OPT_DELTA },
@@ -313,6 +315,7 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			char *err, size_t errlen)
 {
 	bool exec_timeout_set = false, delta_set = false;
+	bool kevent_asked = false;
 	char name[64];
 	int opt;
 
@@ -394,6 +397,9 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			break;
 		case OPT_STOCK:
 			o->stock = true;
+			break;
+		case OPT_KEVENT:
+			kevent_asked = true;
 			break;
 		case OPT_POLL:
 			if (check_not_empty("--poll", "file name", optarg, err,
@@ -512,16 +518,24 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			 "--list and --coldplug cannot be used together");
 		return -1;
 	}
-	if (o->rcvbuf && (o->list || o->uevent || o->n_poll_files || o->stock ||
-			  o->sample_ms)) {
-		snprintf(err, errlen,
-			 "--rcvbuf cannot be used with --list, --uevent, --poll, --stock or --sample");
+	/*
+	 * The kevent layer's events: asked for with --kevent, or when no
+	 * other source is named.
+	 */
+	o->kevent = kevent_asked || !(o->uevent || o->n_poll_files ||
+				      o->stock || o->sample_ms);
+	if (o->rcvbuf && o->list) {
+		snprintf(err, errlen, "--rcvbuf cannot be used with --list");
 		return -1;
 	}
-	if (o->replay && (o->list || o->uevent || o->n_poll_files || o->stock ||
-			  o->sample_ms)) {
+	if (o->replay && o->list) {
+		snprintf(err, errlen, "--replay cannot be used with --list");
+		return -1;
+	}
+	if ((o->rcvbuf || o->replay) && !o->kevent) {
 		snprintf(err, errlen,
-			 "--replay cannot be used with --list, --uevent, --poll, --stock or --sample");
+			 "%s is for the kevent layer's events: add --kevent to --uevent, --poll, --stock or --sample",
+			 o->rcvbuf ? "--rcvbuf" : "--replay");
 		return -1;
 	}
 	return 0;

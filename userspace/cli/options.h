@@ -30,6 +30,8 @@ struct watch_options {
 	size_t rcvbuf; /* --rcvbuf BYTES; 0: the library's default */
 	bool uevent; /* --uevent */
 	bool stock; /* --stock: the stock kernel's events, no kevent.ko */
+	/* the kevent layer's events: --kevent, or no other source named */
+	bool kevent;
 	const char **poll_files; /* --poll FILE..., in argv */
 	size_t n_poll_files;
 	int64_t sample_ms; /* --sample INTERVAL; 0: no sampling */

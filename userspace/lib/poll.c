@@ -27,6 +27,7 @@ struct poll_file {
 };
 
 struct kevent_poll_monitor {
+	unsigned int refcount;
 	int epfd;
 	struct poll_file *files;
 	size_t n_files;
@@ -34,11 +35,19 @@ struct kevent_poll_monitor {
 };
 
 KEVENT_EXPORT struct kevent_poll_monitor *
+kevent_poll_monitor_ref(struct kevent_poll_monitor *monitor)
+{
+	if (monitor)
+		monitor->refcount++;
+	return monitor;
+}
+
+KEVENT_EXPORT struct kevent_poll_monitor *
 kevent_poll_monitor_unref(struct kevent_poll_monitor *monitor)
 {
 	size_t i;
 
-	if (!monitor)
+	if (!monitor || --monitor->refcount > 0)
 		return NULL;
 	for (i = 0; i < monitor->n_files; i++) {
 		if (monitor->files[i].fd >= 0)
@@ -64,6 +73,7 @@ KEVENT_EXPORT int kevent_poll_monitor_new(struct kevent_poll_monitor **ret_monit
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+	m->refcount = 1;
 	m->buf = malloc(KEVENT_VALUE_MAX);
 	m->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (m->epfd < 0 || !m->buf) {

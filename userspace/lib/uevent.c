@@ -15,14 +15,23 @@
 #define KEVENT_UEVENT_RCVBUF (128 * 1024 * 1024)
 
 struct kevent_uevent_monitor {
+	unsigned int refcount;
 	struct udev *udev;
 	struct udev_monitor *mon;
 };
 
 KEVENT_EXPORT struct kevent_uevent_monitor *
+kevent_uevent_monitor_ref(struct kevent_uevent_monitor *monitor)
+{
+	if (monitor)
+		monitor->refcount++;
+	return monitor;
+}
+
+KEVENT_EXPORT struct kevent_uevent_monitor *
 kevent_uevent_monitor_unref(struct kevent_uevent_monitor *monitor)
 {
-	if (!monitor)
+	if (!monitor || --monitor->refcount > 0)
 		return NULL;
 	udev_monitor_unref(monitor->mon);
 	udev_unref(monitor->udev);
@@ -41,6 +50,7 @@ kevent_uevent_monitor_new(struct kevent_uevent_monitor **ret_monitor)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+	m->refcount = 1;
 	m->udev = udev_new();
 	if (!m->udev) {
 		r = -ENOMEM;

@@ -560,7 +560,11 @@ struct kevent_uevent_monitor;
  */
 int kevent_uevent_monitor_new(struct kevent_uevent_monitor **ret_monitor);
 
-/* Close and free the monitor. Return: NULL. */
+/* Take a reference. Return: @monitor. */
+struct kevent_uevent_monitor *
+kevent_uevent_monitor_ref(struct kevent_uevent_monitor *monitor);
+
+/* Drop a reference; the last one closes and frees it. Return: NULL. */
 struct kevent_uevent_monitor *
 kevent_uevent_monitor_unref(struct kevent_uevent_monitor *monitor);
 
@@ -592,7 +596,14 @@ struct kevent_poll_monitor;
  */
 int kevent_poll_monitor_new(struct kevent_poll_monitor **ret_monitor);
 
-/* Close every file and free the monitor. Return: NULL. */
+/* Take a reference. Return: @monitor. */
+struct kevent_poll_monitor *
+kevent_poll_monitor_ref(struct kevent_poll_monitor *monitor);
+
+/*
+ * Drop a reference; the last one closes every file and frees the monitor.
+ * Return: NULL.
+ */
 struct kevent_poll_monitor *
 kevent_poll_monitor_unref(struct kevent_poll_monitor *monitor);
 
@@ -863,6 +874,101 @@ int kevent_sample_monitor_receive(struct kevent_sample_monitor *monitor,
  */
 int kevent_sample_monitor_foreach(struct kevent_sample_monitor *monitor,
 				  kevent_event_cb cb, void *userdata);
+
+/* The kinds of monitor a combined monitor holds, as its receive names them */
+enum kevent_backend {
+	KEVENT_BACKEND_KEVENT,	/* a kevent_monitor: the kevent layer */
+	KEVENT_BACKEND_UEVENT,	/* a kevent_uevent_monitor */
+	KEVENT_BACKEND_POLL,	/* a kevent_poll_monitor */
+	KEVENT_BACKEND_STOCK,	/* a kevent_stock_monitor */
+	KEVENT_BACKEND_SAMPLE,	/* a kevent_sample_monitor */
+};
+
+/* "kevent", "uevent", "poll", "stock" or "sample"; NULL for an unknown value. */
+const char *kevent_backend_to_string(enum kevent_backend backend);
+
+struct kevent_combined_monitor;
+
+/**
+ * kevent_combined_monitor_new() - one descriptor for several monitors
+ * @ret_monitor: the new monitor, holding no monitor yet
+ *
+ * A program that takes events from the kevent layer and from the stock
+ * kernel's mechanisms, or samples files beside them, adds each monitor it
+ * made (joined, filtered, with its files) and then waits on one descriptor
+ * and receives from one function, as it would with libudev's monitor.
+ *
+ * Return: 0; -EINVAL; -ENOMEM; or the negative errno of epoll_create1().
+ */
+int kevent_combined_monitor_new(struct kevent_combined_monitor **ret_monitor);
+
+/* Take a reference. Return: @monitor. */
+struct kevent_combined_monitor *
+kevent_combined_monitor_ref(struct kevent_combined_monitor *monitor);
+
+/*
+ * Drop a reference; the last one drops the references it holds to its
+ * monitors and frees it. Return: NULL.
+ */
+struct kevent_combined_monitor *
+kevent_combined_monitor_unref(struct kevent_combined_monitor *monitor);
+
+/**
+ * kevent_combined_monitor_add_kevent() - receive a monitor's events too
+ * @monitor: the combined monitor
+ * @member: the monitor added; the combined monitor takes a reference
+ *
+ * kevent_combined_monitor_add_uevent(), _add_poll(), _add_stock() and
+ * _add_sample() do the same for the other monitors. A monitor may be added
+ * to one combined monitor once, and is still the caller's to use: to
+ * join classes, add files, read its counters. Its events are not to be
+ * received but through the combined monitor.
+ *
+ * Return: 0; -EINVAL if an argument is NULL; -EEXIST if @member was added
+ * already; -ENOMEM; or the negative errno of epoll_ctl().
+ */
+int kevent_combined_monitor_add_kevent(struct kevent_combined_monitor *monitor,
+				       struct kevent_monitor *member);
+int kevent_combined_monitor_add_uevent(struct kevent_combined_monitor *monitor,
+				       struct kevent_uevent_monitor *member);
+int kevent_combined_monitor_add_poll(struct kevent_combined_monitor *monitor,
+				     struct kevent_poll_monitor *member);
+int kevent_combined_monitor_add_stock(struct kevent_combined_monitor *monitor,
+				      struct kevent_stock_monitor *member);
+int kevent_combined_monitor_add_sample(struct kevent_combined_monitor *monitor,
+				       struct kevent_sample_monitor *member);
+
+/**
+ * kevent_combined_monitor_get_fd() - file descriptor to wait on
+ * @monitor: the monitor
+ *
+ * An epoll descriptor that belongs to the monitor, readable while one of
+ * its monitors has something to report. Only wait on it.
+ *
+ * Return: the descriptor, or -EINVAL if @monitor is NULL.
+ */
+int kevent_combined_monitor_get_fd(struct kevent_combined_monitor *monitor);
+
+/**
+ * kevent_combined_monitor_receive() - take the next event of any monitor
+ * @monitor: the monitor
+ * @ret_event: the event, a new reference; set only when 0 is returned
+ * @ret_backend: when not NULL, which kind of monitor gave the event or the
+ *	error; set unless -EAGAIN or -EINVAL is returned
+ *
+ * Never blocks. The monitors take turns, one event each, so that a storm on
+ * one does not hold back the events of the others.
+ *
+ * Return: 0; -EAGAIN if no monitor has anything pending; -EINVAL; the
+ * negative errno of epoll_wait(); or what the receive function of the
+ * monitor named in @ret_backend returned, such as -ENOBUFS (its events
+ * were lost; it stays usable): see kevent_monitor_receive(),
+ * kevent_uevent_monitor_receive(), kevent_poll_monitor_receive(),
+ * kevent_stock_monitor_receive() and kevent_sample_monitor_receive().
+ */
+int kevent_combined_monitor_receive(struct kevent_combined_monitor *monitor,
+				    struct kevent_event **ret_event,
+				    enum kevent_backend *ret_backend);
 
 #ifdef __cplusplus
 }
