@@ -86,10 +86,10 @@ installed_files()
 }
 
 @test "the installed library has soname libkevent.so.1 and exports kevent_ functions only" {
-	run readelf -d "$root/usr/lib/libkevent.so.1.4.0"
+	run readelf -d "$root/usr/lib/libkevent.so.1.5.0"
 	assert_line --regexp 'Library soname: \[libkevent\.so\.1\]'
 	# Defined symbols but the version node: kevent_ functions only
-	run nm -D --defined-only "$root/usr/lib/libkevent.so.1.4.0"
+	run nm -D --defined-only "$root/usr/lib/libkevent.so.1.5.0"
 	assert_success
 	assert_line --regexp ' T kevent_monitor_new@@LIBKEVENT_1$'
 	assert_line --regexp ' T kevent_stock_monitor_new@@LIBKEVENT_1\.3$'
@@ -186,7 +186,7 @@ installed_files()
 		BINDIR=/opt/kevent/bin
 	assert_success
 	[ -x stage/opt/kevent/bin/kevent-watch ]
-	[ -f stage/usr/local/lib/x86_64-linux-gnu/libkevent.so.1.4.0 ]
+	[ -f stage/usr/local/lib/x86_64-linux-gnu/libkevent.so.1.5.0 ]
 	[ -f stage/usr/local/man/man7/kevent.7 ]
 	[ -f stage/usr/local/include/kevent/kevent.h ]
 	[ -f stage/usr/local/share/kevent/attributes.txt ]
