@@ -40,14 +40,6 @@ kevent_load()
 	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko" "$@"
 }
 
-# skip_if_builtin WHY: skip the test when the layer is built in, WHY being
-# what it needs of kevent.ko that a built-in layer cannot give (unloading
-# it, parameters at load time)
-skip_if_builtin()
-{
-	[ -z "$KEVENT_BUILTIN" ] || skip "the layer is built in: $*"
-}
-
 # modules_load [DEMO_PARAMS...]: insert kevent.ko and kevent_demo.ko, the
 # example driver: sensors kevent-demo.N, controls temperature, label, unplug
 modules_load()
