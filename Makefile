@@ -18,6 +18,15 @@
 #                   any report fails (check-debug-all: all of test/vm/)
 #   make vm-test-debug T=test/vm-debug/debug-kernel.bats
 #                   the same for one test file
+#   make check-upstream
+#                   apply the patch series (make patches) to the newest
+#                   kernel, build it after each patch (CONFIG_KEVENT=y; the
+#                   hwmon and power supply objects with it unset too),
+#                   boot it and run test/vm-upstream/ and the kernel suites
+#                   of test/vm/ that apply to a built-in layer (cached in
+#                   build/upstream-kernel/)
+#   make vm-test-upstream T=test/vm-upstream/builtin.bats
+#                   the same for one test file
 #   make install    install the modules (for the kernel of KDIR), the
 #                   library, kevent-watch and their files; PREFIX (default
 #                   /usr/local), DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR,
@@ -35,7 +44,8 @@
 
 .PHONY: all deps modules userspace test-modules check check-host check-unit \
 	check-vm check-kernels demo vm-test debug-kernel check-debug check-debug-all \
-	vm-test-debug install uninstall install-dkms bench patches clean
+	vm-test-debug upstream-kernel check-upstream vm-test-upstream install \
+	uninstall install-dkms bench patches clean
 
 all: modules userspace
 
@@ -95,6 +105,19 @@ vm-test-debug: deps all test-modules debug-kernel
 # fetched once (scripts/fetch-kernel-source)
 patches:
 	scripts/make-patches
+
+# The series applied to the newest kernel and built patch by patch, the
+# kernel and the test drivers for it (in build/upstream-kernel/)
+upstream-kernel: deps
+	scripts/check-upstream --build-only
+
+# kevent-watch, the test tools and the YNL tool of test-modules run in the
+# guest; the modules for Debian's kernel are not loaded there
+check-upstream: deps all test-modules
+	scripts/check-upstream
+
+vm-test-upstream: deps all test-modules upstream-kernel
+	scripts/vm/run-bats --upstream $(T)
 
 demo: deps all
 	scripts/vm/run --timeout 300 -- scripts/demo

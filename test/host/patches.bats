@@ -93,6 +93,10 @@ apply_series()
 	# The layer is wired into the build and the documentation
 	run grep -x 'obj-$(CONFIG_KEVENT) += kevent/' tree/lib/Makefile
 	assert_success
+	# at the top level, not inside a conditional of another option
+	run awk '/^if(n?eq|n?def)[ (]/ { depth++ } /^endif/ { depth-- }
+		$0 == "obj-$(CONFIG_KEVENT) += kevent/" { print depth }' tree/lib/Makefile
+	assert_output 0
 	run grep -x 'source "lib/kevent/Kconfig"' tree/lib/Kconfig
 	assert_success
 	run grep -x '   kevent' tree/Documentation/core-api/index.rst

@@ -19,16 +19,32 @@ KEVENT_STOCK_HWMON=${KEVENT_TEST_DRIVER%/*}/kevent_stock_hwmon.ko
 # kevent-sensor-test.N, with the controls that exist only for tests and
 # benchmarks (storm, notify, churn, bench) and the extra_sources parameter
 KEVENT_SENSOR_TEST=${KEVENT_TEST_DRIVER%/*}/kevent_sensor_test.ko
+# The layer built into the kernel (CONFIG_KEVENT=y, the kernel of
+# scripts/vm/run-bats --upstream) rather than kevent.ko: set by run-bats, or
+# seen in sysfs, where a built-in module's directory has no initstate
+if [ -z "${KEVENT_BUILTIN:-}" ] && [ -d /sys/module/kevent ] &&
+	! [ -e /sys/module/kevent/initstate ]; then
+	KEVENT_BUILTIN=1
+fi
+KEVENT_BUILTIN=${KEVENT_BUILTIN:-}
 TEST_DBG=/sys/kernel/debug/kevent_test
 DEMO_SYS=/sys/devices/platform
 DEMO_DBG=/sys/kernel/debug/kevent_demo
 SENSOR_TEST_DBG=/sys/kernel/debug/kevent_sensor_test
 
+# kevent_load [PARAMS...]: insert kevent.ko with PARAMS, unless it is loaded
+# or the layer is built in
+kevent_load()
+{
+	[ -z "$KEVENT_BUILTIN" ] || return 0
+	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko" "$@"
+}
+
 # modules_load [DEMO_PARAMS...]: insert kevent.ko and kevent_demo.ko, the
 # example driver: sensors kevent-demo.N, controls temperature, label, unplug
 modules_load()
 {
-	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
+	kevent_load
 	lsmod | grep -q '^kevent_demo ' ||
 		insmod "$KEVENT_MODULE_DIR/kevent_demo.ko" "$@"
 }
@@ -37,19 +53,22 @@ modules_load()
 # kevent_sensor_test.ko: sensors kevent-sensor-test.N, with every control
 sensor_test_load()
 {
-	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
+	kevent_load
 	lsmod | grep -q '^kevent_sensor_test ' ||
 		insmod "$KEVENT_SENSOR_TEST" "$@"
 }
 
 # modules_unload: remove the sensor drivers and kevent.ko if they are loaded
+# (a built-in layer stays)
 modules_unload()
 {
 	if lsmod | grep -q '^kevent_demo '; then rmmod kevent_demo; fi
 	if lsmod | grep -q '^kevent_sensor_test '; then
 		rmmod kevent_sensor_test
 	fi
-	if lsmod | grep -q '^kevent '; then rmmod kevent; fi
+	if [ -z "$KEVENT_BUILTIN" ] && lsmod | grep -q '^kevent '; then
+		rmmod kevent
+	fi
 }
 
 # demo_set N CONTROL VALUE: write VALUE to the debugfs CONTROL of demo
@@ -202,7 +221,7 @@ strace_stop()
 # bridge_load: insert kevent.ko, then kevent_bridge.ko
 bridge_load()
 {
-	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko"
+	kevent_load
 	lsmod | grep -q '^kevent_bridge ' ||
 		insmod "$KEVENT_MODULE_DIR/kevent_bridge.ko"
 }
