@@ -215,8 +215,8 @@ vm_run()
 	assert_success
 	# The default boot first, then the file with options in its own
 	assert_equal "$(grep -c '^1\.\.' <<<"$output")" 2
-	assert_line 'ok 1 the guest runs as root in the kevent test VM'
-	assert_equal "${lines[-1]}" 'ok 1 the guest has 3 CPUs'
+	assert_line --regexp '^ok 1 the guest runs as root in the kevent test VM in [0-9]+ms$'
+	assert_regex "${lines[-1]}" '^ok 1 the guest has 3 CPUs in [0-9]+ms$'
 }
 
 @test "a failing guest command fails the runner with the command's status" {
@@ -230,9 +230,9 @@ vm_run()
 		"$vm/run-bats" test/fixtures/vm/passing.bats test/fixtures/vm/failing.bats
 	assert_failure 1
 	assert_line '1..4'
-	assert_line 'ok 1 the guest runs as root in the kevent test VM'
-	assert_line 'ok 2 the guest has /dev/fd, debugfs and a writable /tmp'
-	assert_line 'not ok 4 a test that fails on purpose'
+	assert_line --regexp '^ok 1 the guest runs as root in the kevent test VM in [0-9]+ms$'
+	assert_line --regexp '^ok 2 the guest has /dev/fd, debugfs and a writable /tmp in [0-9]+ms$'
+	assert_line --regexp '^not ok 4 a test that fails on purpose in [0-9]+ms$'
 }
 
 @test "a guest kernel panic fails the runner with status 125 and says so" {
