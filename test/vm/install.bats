@@ -27,10 +27,11 @@ teardown()
 	# Nothing to undo after the skip
 	[ -n "${EXT:-}" ] || return 0
 	bridge_unload
-	# Only what a failed test left installed: make uninstall runs depmod,
-	# a minute under emulation
-	if [ -e "/lib/modules/$KREL/extra/kevent$EXT" ] ||
-		[ -e /usr/local/lib/libkevent.so.1 ]; then
+	# Only when a failed test left something installed (any module, or
+	# kevent-watch, the first file of the userspace half): make uninstall
+	# runs depmod, a minute under emulation
+	if compgen -G "/lib/modules/$KREL/extra/kevent*" > /dev/null ||
+		[ -e /usr/local/bin/kevent-watch ]; then
 		make -C "$KEVENT_TOP" uninstall > /dev/null 2>&1 || true
 	fi
 	if [ -d "/var/lib/dkms/kevent/$DKMS_VERSION" ]; then
