@@ -30,6 +30,8 @@ struct sk_buff;
  * @timestamp: CLOCK_BOOTTIME of the event, nanoseconds
  * @path: kobject path below /sys (owned by the entry in the replay ring)
  * @attr_id: registry id of the attribute
+ * @channel: channel number of a name of a template of the registry, else
+ *	%KEVENT_NO_CHANNEL
  * @class: class of the event
  * @coalesced: notifications folded into the event
  * @restricted: the attribute is not readable by others than its owner and
@@ -41,6 +43,7 @@ struct kevent_record {
 	u64 timestamp;
 	const char *path;
 	u32 attr_id;
+	u32 channel;
 	enum kevent_class class;
 	u32 coalesced;
 	bool restricted;
@@ -54,8 +57,9 @@ extern atomic64_t kevent_stat_failed;
 extern atomic64_t kevent_stat_unrecorded;
 
 /* kevent_registry.c */
-int kevent_registry_lookup(const char *name);
-const char *kevent_registry_name(u32 attr_id);
+int kevent_registry_lookup(const char *name, u32 *ret_channel);
+const char *kevent_registry_name(u32 attr_id, u32 channel,
+				 char buf[KEVENT_ATTR_NAME_MAX]);
 enum kevent_class kevent_registry_class(u32 attr_id);
 
 /* kevent_source.c */
@@ -80,8 +84,8 @@ int kevent_replay_foreach(u64 after,
 /* kevent_netlink.c */
 int kevent_netlink_init(void);
 void kevent_netlink_exit(void);
-u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
-		u32 coalesced, bool restricted);
+u64 kevent_emit(const char *path, u32 attr_id, u32 channel,
+		enum kevent_class class, u32 coalesced, bool restricted);
 bool kevent_attr_restricted(struct kernfs_node *kn);
 size_t kevent_event_size(const char *path, const char *name);
 int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec);

@@ -25,9 +25,15 @@
 
 MODULE_IMPORT_NS(KEVENT_KUNIT_NS);
 
-/* Every name of attributes.txt maps to its id and back, in its class */
+/*
+ * Every name of attributes.txt maps to its id and back, in its class; for a
+ * template, the names of a few channels do, and the template's own text
+ * is no name
+ */
 static void kevent_test_registry_roundtrip(struct kunit *test)
 {
+	static const u32 channels[] = { 0, 1, 7, 42, 999999999 };
+	char name[KEVENT_ATTR_NAME_MAX], buf[KEVENT_ATTR_NAME_MAX];
 	static const struct {
 		const char *name;
 		enum kevent_class class;
@@ -37,26 +43,101 @@ static void kevent_test_registry_roundtrip(struct kunit *test)
 		KEVENT_ATTRIBUTES(KEVENT_TEST_ENTRY)
 #undef KEVENT_TEST_ENTRY
 	};
-	int i;
+	const char *star;
+	u32 channel;
+	int i, c;
 
 	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(registry), KEVENT_ATTRIBUTE_COUNT);
 
 	for (i = 0; i < ARRAY_SIZE(registry); i++) {
-		KUNIT_EXPECT_EQ(test, kevent_registry_lookup(registry[i].name),
-				i);
-		KUNIT_EXPECT_STREQ(test, kevent_registry_name(i),
-				   registry[i].name);
 		KUNIT_EXPECT_EQ(test, kevent_registry_class(i),
 				registry[i].class);
+		star = strchr(registry[i].name, '*');
+		if (!star) {
+			channel = 0;
+			KUNIT_EXPECT_EQ(test,
+					kevent_registry_lookup(registry[i].name,
+							       &channel), i);
+			KUNIT_EXPECT_EQ(test, channel, KEVENT_NO_CHANNEL);
+			KUNIT_EXPECT_STREQ(test,
+					   kevent_registry_name(i, channel, buf),
+					   registry[i].name);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, kevent_registry_lookup(registry[i].name,
+							     &channel),
+				-EINVAL);
+		for (c = 0; c < ARRAY_SIZE(channels); c++) {
+			snprintf(name, sizeof(name), "%.*s%u%s",
+				 (int)(star - registry[i].name),
+				 registry[i].name, channels[c], star + 1);
+			channel = KEVENT_NO_CHANNEL;
+			KUNIT_EXPECT_EQ_MSG(test,
+					    kevent_registry_lookup(name, &channel),
+					    i, "name %s", name);
+			KUNIT_EXPECT_EQ(test, channel, channels[c]);
+			KUNIT_EXPECT_STREQ(test,
+					   kevent_registry_name(i, channels[c],
+								buf),
+					   name);
+		}
 	}
+}
+
+/* hwmon's names: a channel number of one of the templates, or none */
+static void kevent_test_registry_templates(struct kunit *test)
+{
+	static const char *const bad[] = {
+		"temp_alarm",		/* no channel */
+		"temp01_alarm",		/* a leading zero */
+		"temp00_alarm",
+		"temp1234567890_alarm",	/* over 9 digits */
+		"temp-1_alarm",
+		"temp1a_alarm",
+		"temp 1_alarm",
+		"temp1_alarm_",
+		"temp1_alarms",
+		"temp*_alarm",
+		"temp1_min_alarm",	/* not in the registry */
+		"temp1_input",
+	};
+	char buf[KEVENT_ATTR_NAME_MAX];
+	u32 channel = 0;
+	int id, i;
+
+	id = kevent_registry_lookup("temp1_alarm", &channel);
+	KUNIT_EXPECT_EQ(test, id, 16);
+	KUNIT_EXPECT_EQ(test, channel, 1U);
+	KUNIT_EXPECT_EQ(test, kevent_registry_class(id), KEVENT_CLASS_POWER);
+	KUNIT_EXPECT_STREQ(test, kevent_registry_name(id, 12, buf),
+			   "temp12_alarm");
+
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("in0_alarm", &channel),
+			12);
+	KUNIT_EXPECT_EQ(test, channel, 0U);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temp12_max_alarm",
+						     &channel), 17);
+	KUNIT_EXPECT_EQ(test, channel, 12U);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temp999999999_alarm",
+						     &channel), 16);
+	KUNIT_EXPECT_EQ(test, channel, 999999999U);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, kevent_registry_lookup(bad[i],
+								 &channel),
+				    -EINVAL, "name %s", bad[i]);
 }
 
 /* The ids are an ABI: the first names keep their positions */
 static void kevent_test_registry_stable_ids(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temperature"), 0);
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("label"), 1);
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("calibration"), 2);
+	u32 channel;
+
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temperature", &channel),
+			0);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("label", &channel), 1);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("calibration", &channel),
+			2);
 	KUNIT_EXPECT_EQ(test, kevent_registry_class(0), KEVENT_CLASS_POWER);
 	KUNIT_EXPECT_EQ(test, kevent_registry_class(1), KEVENT_CLASS_GENERAL);
 }
@@ -65,20 +146,25 @@ static void kevent_test_registry_stable_ids(struct kunit *test)
 static void kevent_test_registry_bad_names(struct kunit *test)
 {
 	char long_name[KEVENT_ATTR_NAME_MAX + 1];
+	u32 channel;
 
 	memset(long_name, 'a', sizeof(long_name) - 1);
 	long_name[sizeof(long_name) - 1] = '\0';
 
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup(NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup(""), -EINVAL);
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("no_such_attribute"),
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup(NULL, &channel), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("", &channel), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("no_such_attribute",
+						     &channel), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temperature/",
+						     &channel), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("../temperature",
+						     &channel), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("Temperature", &channel),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temperature/"), -EINVAL);
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("../temperature"),
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temperature ",
+						     &channel), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kevent_registry_lookup(long_name, &channel),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("Temperature"), -EINVAL);
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup("temperature "), -EINVAL);
-	KUNIT_EXPECT_EQ(test, kevent_registry_lookup(long_name), -EINVAL);
 }
 
 #define MS(n)	((u64)(n) * NSEC_PER_MSEC)
@@ -178,7 +264,7 @@ static void kevent_test_message_build(struct kunit *test)
 	size_t size;
 	struct sk_buff *skb;
 
-	size = kevent_event_size(path, kevent_registry_name(0));
+	size = kevent_event_size(path, "temperature");
 	skb = alloc_skb(size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 
@@ -211,6 +297,38 @@ static void kevent_test_message_build(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/* An event of a template's name carries that name and the template's id */
+static void kevent_test_message_template_name(struct kunit *test)
+{
+	static const char path[] = "/devices/platform/x/hwmon/hwmon3";
+	const struct kevent_record rec = {
+		.path = path,
+		.attr_id = 16,
+		.channel = 3,
+		.class = KEVENT_CLASS_POWER,
+	};
+	struct nlattr *tb[KEVENT_A_MAX + 1];
+	struct sk_buff *skb;
+	size_t size;
+
+	size = kevent_event_size(path, "temp3_alarm");
+	skb = alloc_skb(size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+
+	KUNIT_EXPECT_EQ(test, kevent_put_event(skb, &rec), 0);
+	KUNIT_EXPECT_LE(test, skb->len, size);
+	KUNIT_ASSERT_EQ(test, nla_parse(tb, KEVENT_A_MAX,
+					(struct nlattr *)skb->data, skb->len,
+					NULL, NULL), 0);
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_ATTR_NAME]);
+	KUNIT_EXPECT_STREQ(test, (char *)nla_data(tb[KEVENT_A_ATTR_NAME]),
+			   "temp3_alarm");
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_ATTR_ID]);
+	KUNIT_EXPECT_EQ(test, nla_get_u32(tb[KEVENT_A_ATTR_ID]), 16U);
+
+	kfree_skb(skb);
+}
+
 /* A message without room for all the attributes: -EMSGSIZE */
 static void kevent_test_message_no_room(struct kunit *test)
 {
@@ -222,7 +340,7 @@ static void kevent_test_message_no_room(struct kunit *test)
 	size_t size;
 	struct sk_buff *skb;
 
-	size = kevent_event_size(path, kevent_registry_name(0));
+	size = kevent_event_size(path, "temperature");
 	skb = alloc_skb(size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 
@@ -285,17 +403,49 @@ out_put:
 	kobject_put(ka);
 }
 
+static struct kobj_attribute kevent_test_alarm_attr =
+	__ATTR(temp3_alarm, 0444, kevent_test_attr_show, NULL);
+
+/* A source of a template's name keeps its channel beside the id */
+static void kevent_test_source_template(struct kunit *test)
+{
+	struct kevent_source *src;
+	struct kobject *kobj;
+
+	kobj = kobject_create_and_add("kevent_kunit_hwmon", kernel_kobj);
+	KUNIT_ASSERT_NOT_NULL(test, kobj);
+	if (sysfs_create_file(kobj, &kevent_test_alarm_attr.attr)) {
+		KUNIT_FAIL(test, "cannot create the attribute file");
+		goto out_put;
+	}
+
+	src = kevent_source_add(kobj, &kevent_test_alarm_attr.attr);
+	if (IS_ERR(src)) {
+		KUNIT_FAIL(test, "kevent_source_add: %ld", PTR_ERR(src));
+		goto out_put;
+	}
+	KUNIT_EXPECT_EQ(test, src->attr_id, 16U);
+	KUNIT_EXPECT_EQ(test, src->channel, 3U);
+	KUNIT_EXPECT_EQ(test, src->class, KEVENT_CLASS_POWER);
+	kevent_source_remove(src);
+out_put:
+	kobject_put(kobj);
+}
+
 static struct kunit_case kevent_test_cases[] = {
 	KUNIT_CASE(kevent_test_registry_roundtrip),
 	KUNIT_CASE(kevent_test_registry_stable_ids),
 	KUNIT_CASE(kevent_test_registry_bad_names),
+	KUNIT_CASE(kevent_test_registry_templates),
 	KUNIT_CASE(kevent_test_coalesce_immediate),
 	KUNIT_CASE(kevent_test_coalesce_window),
 	KUNIT_CASE(kevent_test_coalesce_edges),
 	KUNIT_CASE(kevent_test_coalesce_storm),
 	KUNIT_CASE(kevent_test_message_build),
+	KUNIT_CASE(kevent_test_message_template_name),
 	KUNIT_CASE(kevent_test_message_no_room),
 	KUNIT_CASE(kevent_test_source_duplicate),
+	KUNIT_CASE(kevent_test_source_template),
 	{}
 };
 

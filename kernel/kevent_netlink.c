@@ -60,12 +60,14 @@ size_t kevent_event_size(const char *path, const char *name)
 EXPORT_SYMBOL_IF_KUNIT(kevent_event_size);
 
 static int kevent_put_attr(struct sk_buff *msg, const char *path, u32 attr_id,
-			   enum kevent_class class)
+			   u32 channel, enum kevent_class class)
 {
+	char buf[KEVENT_ATTR_NAME_MAX];
+
 	if (nla_put_u32(msg, KEVENT_A_CLASS, class) ||
 	    nla_put_string(msg, KEVENT_A_PATH, path) ||
 	    nla_put_string(msg, KEVENT_A_ATTR_NAME,
-			   kevent_registry_name(attr_id)) ||
+			   kevent_registry_name(attr_id, channel, buf)) ||
 	    nla_put_u32(msg, KEVENT_A_ATTR_ID, attr_id))
 		return -EMSGSIZE;
 
@@ -88,7 +90,8 @@ int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec)
 			      KEVENT_A_PAD) ||
 	    nla_put_u64_64bit(msg, KEVENT_A_TIMESTAMP, rec->timestamp,
 			      KEVENT_A_PAD) ||
-	    kevent_put_attr(msg, rec->path, rec->attr_id, rec->class) ||
+	    kevent_put_attr(msg, rec->path, rec->attr_id, rec->channel,
+			    rec->class) ||
 	    nla_put_u32(msg, KEVENT_A_COALESCED, rec->coalesced))
 		return -EMSGSIZE;
 
@@ -113,6 +116,8 @@ ALLOW_ERROR_INJECTION(kevent_event_msg_new, NULL);
  * kevent_emit - send an event to the multicast group of its class
  * @path: kobject path below /sys
  * @attr_id: registry id of the attribute
+ * @channel: channel number of a name of a template of the registry, else
+ *	%KEVENT_NO_CHANNEL
  * @class: class of the event, the multicast group it is sent to
  * @coalesced: number of notifications folded into this event
  * @restricted: the attribute is not readable by others, see
@@ -133,13 +138,15 @@ ALLOW_ERROR_INJECTION(kevent_event_msg_new, NULL);
  * Context: Process context.
  * Return: the event's timestamp, CLOCK_BOOTTIME nanoseconds.
  */
-u64 kevent_emit(const char *path, u32 attr_id, enum kevent_class class,
-		u32 coalesced, bool restricted)
+u64 kevent_emit(const char *path, u32 attr_id, u32 channel,
+		enum kevent_class class, u32 coalesced, bool restricted)
 {
-	const char *name = kevent_registry_name(attr_id);
+	char buf[KEVENT_ATTR_NAME_MAX];
+	const char *name = kevent_registry_name(attr_id, channel, buf);
 	struct kevent_record rec = {
 		.path = path,
 		.attr_id = attr_id,
+		.channel = channel,
 		.class = class,
 		.coalesced = coalesced,
 		.restricted = restricted,
@@ -253,7 +260,8 @@ int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 		}
 		genl_dump_check_consistent(cb, hdr);
 
-		if (kevent_put_attr(skb, src->path, src->attr_id, src->class)) {
+		if (kevent_put_attr(skb, src->path, src->attr_id, src->channel,
+				    src->class)) {
 			genlmsg_cancel(skb, hdr);
 			full = true;
 			break;

@@ -182,8 +182,9 @@ static bool kevent_source_send(struct kevent_source *src)
 	 * see consecutive events of a source at least a window apart.
 	 */
 	mutex_lock(&kevent_source_paths_lock);
-	src->last_sent = kevent_emit(src->path, src->attr_id, src->class,
-				     count - 1, kevent_attr_restricted(src->kn));
+	src->last_sent = kevent_emit(src->path, src->attr_id, src->channel,
+				     src->class, count - 1,
+				     kevent_attr_restricted(src->kn));
 	mutex_unlock(&kevent_source_paths_lock);
 	src->sent = true;
 
@@ -263,6 +264,7 @@ int kevent_source_register_class(struct kevent_source *src,
 {
 	struct kevent_source *iter;
 	struct kernfs_node *kn;
+	u32 channel;
 	int attr_id;
 	char *path;
 	int ret;
@@ -272,7 +274,7 @@ int kevent_source_register_class(struct kevent_source *src,
 	if (!src || !kobj || !attr || class > KEVENT_CLASS_MAX)
 		return -EINVAL;
 
-	attr_id = kevent_registry_lookup(attr->name);
+	attr_id = kevent_registry_lookup(attr->name, &channel);
 	if (attr_id < 0)
 		return attr_id;
 
@@ -293,6 +295,7 @@ int kevent_source_register_class(struct kevent_source *src,
 	src->kn = kn;
 	src->path = path;
 	src->attr_id = attr_id;
+	src->channel = channel;
 	src->class = class;
 
 	mutex_lock(&kevent_sources_lock);
@@ -354,12 +357,13 @@ EXPORT_SYMBOL_GPL(kevent_source_register_class);
 int kevent_source_register(struct kevent_source *src, struct kobject *kobj,
 			   const struct attribute *attr)
 {
+	u32 channel;
 	int attr_id;
 
 	if (!attr)
 		return -EINVAL;
 
-	attr_id = kevent_registry_lookup(attr->name);
+	attr_id = kevent_registry_lookup(attr->name, &channel);
 	if (attr_id < 0)
 		return attr_id;
 
@@ -557,12 +561,13 @@ EXPORT_SYMBOL_GPL(kevent_source_add_class);
 struct kevent_source *kevent_source_add(struct kobject *kobj,
 					const struct attribute *attr)
 {
+	u32 channel;
 	int attr_id;
 
 	if (!attr)
 		return ERR_PTR(-EINVAL);
 
-	attr_id = kevent_registry_lookup(attr->name);
+	attr_id = kevent_registry_lookup(attr->name, &channel);
 	if (attr_id < 0)
 		return ERR_PTR(attr_id);
 
@@ -683,6 +688,7 @@ EXPORT_SYMBOL_GPL(kevent_source_notify);
 int kevent_notify(struct kobject *kobj, const char *attr)
 {
 	struct kernfs_node *kn;
+	u32 channel;
 	int attr_id;
 	char *path;
 
@@ -691,7 +697,7 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 	if (!kobj)
 		return -EINVAL;
 
-	attr_id = kevent_registry_lookup(attr);
+	attr_id = kevent_registry_lookup(attr, &channel);
 	if (attr_id < 0)
 		return attr_id;
 
@@ -708,7 +714,7 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 		return PTR_ERR(path);
 	}
 
-	kevent_emit(path, attr_id, kevent_registry_class(attr_id), 0,
+	kevent_emit(path, attr_id, channel, kevent_registry_class(attr_id), 0,
 		    kevent_attr_restricted(kn));
 
 	kfree(path);
@@ -743,6 +749,7 @@ size_t kevent_sources_memory(unsigned int *ret_count)
 /* Sources left at module exit: only if a user forgot to remove them */
 void kevent_sources_release_all(void)
 {
+	char buf[KEVENT_ATTR_NAME_MAX];
 	struct kevent_source *src, *tmp;
 	LIST_HEAD(list);
 
@@ -756,7 +763,7 @@ void kevent_sources_release_all(void)
 
 	list_for_each_entry_safe(src, tmp, &list, node) {
 		pr_warn("source %s/%s still registered at exit\n", src->path,
-			kevent_registry_name(src->attr_id));
+			kevent_registry_name(src->attr_id, src->channel, buf));
 		list_del(&src->node);
 		kevent_source_close(src);
 		/* Only the sources kevent allocated are its to free */

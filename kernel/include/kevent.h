@@ -12,11 +12,15 @@
 #define _KEVENT_H
 
 #include <linux/atomic.h>
+#include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
 #include "../uapi/kevent.h"
+
+/* The channel of a name the registry lists itself, not by a template */
+#define KEVENT_NO_CHANNEL	U32_MAX
 
 struct attribute;
 struct device;
@@ -47,6 +51,8 @@ struct kobject;
  * @kn: the attribute's kernfs node, referenced
  * @path: kobject path below /sys, taken when the source was registered
  * @attr_id: registry id of the attribute's name
+ * @channel: channel number of a name of a template of the registry
+ *	(temp1_alarm of temp*_alarm), else %KEVENT_NO_CHANNEL
  * @class: class of its events
  */
 struct kevent_source {
@@ -62,6 +68,7 @@ struct kevent_source {
 	struct kernfs_node *kn;
 	char *path;
 	u32 attr_id;
+	u32 channel;
 	enum kevent_class class;
 };
 

@@ -67,13 +67,15 @@ complete()
 	assert_line power,net
 }
 
-@test "--attr completes the names of attributes.txt" {
+@test "--attr completes the names of attributes.txt, not its templates (temp*_alarm)" {
 	complete --attr te
 	assert_output temperature
 	complete --attr ''
 	assert_line operstate
 	assert_line calibration
-	[ "${#lines[@]}" -eq "$(grep -cvE '^[[:space:]]*(#|$)' "$KEVENT_TOP/attributes.txt")" ]
+	refute_line --partial '*'
+	assert_equal "${#lines[@]}" "$(grep -vE '^[[:space:]]*(#|$)' "$KEVENT_TOP/attributes.txt" |
+		grep -cvE '^[^[:space:]]*[*]')"
 }
 
 @test "--poll and the words after it complete file names" {

@@ -95,6 +95,51 @@ C
 	assert_stderr_partial 'attributes.txt:1: bad name "9lives"'
 }
 
+@test "a template with one * for the channel is an entry like any other" {
+	gen_from 'foo general - one\ntemp*_alarm power - Alarm\nfan* power - Fan\n'
+	assert_success
+	run cat out.h
+	assert_line --partial 'X(1, "temp*_alarm", KEVENT_CLASS_POWER, NULL, "Alarm")'
+	assert_line --partial 'X(2, "fan*", KEVENT_CLASS_POWER, NULL, "Fan")'
+	# Names that a template does not take: another suffix, no digits
+	gen_from 'temp*_alarm power - a\ntemp*_max_alarm power - b\ntemp_alarm power - c\n'
+	assert_success
+}
+
+@test "a template with two *, a * first or beside a digit, or too long for its names fails" {
+	local t
+
+	for t in 'temp*_a*' '*_alarm' 't1*' 'in*2' 'temp**'; do
+		gen_from "ok general - fine\n$t power - no\n"
+		assert_failure
+		assert_stderr_partial "attributes.txt:2: bad template \"$t\""
+		[ ! -e out.h ]
+	done
+	# 55 characters and the *: a name of 9 digits would have 64
+	t=$(printf 'a%.0s' $(seq 55))
+	gen_from "$t* general - no\n"
+	assert_failure
+	assert_stderr_partial 'its names can be longer than 63 characters'
+	gen_from "${t%a}* general - fits\n"
+	assert_success
+}
+
+@test "a name that a template takes too, before or after it, fails naming both" {
+	gen_from 'temp*_alarm power - a\n# c\ntemp1_alarm power - b\n'
+	assert_failure
+	assert_stderr_line 'attributes.txt:3: name "temp1_alarm" overlaps "temp*_alarm" (line 1)'
+	[ ! -e out.h ]
+	gen_from 'temp0_alarm power - a\ntemp*_alarm power - b\n'
+	assert_failure
+	assert_stderr_line 'attributes.txt:2: name "temp*_alarm" overlaps "temp0_alarm" (line 1)'
+	gen_from 'a*_b power - a\na1*_b power - b\n'
+	assert_failure
+	assert_stderr_partial 'attributes.txt:2: bad template "a1*_b"'
+	gen_from 'ab*c power - a\nab*c general - b\n'
+	assert_failure
+	assert_stderr_partial 'duplicate name "ab*c"'
+}
+
 @test "an unknown class fails with its line number" {
 	gen_from 'foo general - ok\nbar thermal - no\n'
 	assert_failure

@@ -16,7 +16,9 @@
  *                from atomic context
  *   unplug       write 1: notify temperature, then unregister the device
  *   notify       write an attribute name: kevent_notify() it once, the write
- *                failing with its error
+ *                failing with its error; "hwmon:NAME" notifies the hwmon
+ *                device's attribute NAME, as hwmon_notify_event() of the
+ *                kernel with the layer built in does (temp1_alarm)
  *   churn        write N: for N seconds, remove the temperature source and
  *                add it again, over and over, while a thread on each of two
  *                CPUs notifies it from atomic context; the write fails
@@ -765,6 +767,26 @@ static const struct file_operations sensor_test_unplug_fops = {
 	.write = sensor_test_unplug_write,
 };
 
+/* kevent_notify() an attribute of the sensor's hwmon device, if it has one */
+static int sensor_test_notify_hwmon(struct sensor_test_sensor *s,
+				    const char *name)
+{
+	struct device *hwmon;
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&s->lock, flags);
+	hwmon = get_device(s->hwmon);
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (!hwmon)
+		return -ENODEV;
+
+	ret = kevent_notify(&hwmon->kobj, name);
+	put_device(hwmon);
+
+	return ret;
+}
+
 static ssize_t sensor_test_notify_write(struct file *file,
 					const char __user *ubuf,
 					size_t count, loff_t *ppos)
@@ -781,6 +803,9 @@ static ssize_t sensor_test_notify_write(struct file *file,
 	if (len && name[len - 1] == '\n')
 		len--;
 	name[len] = '\0';
+
+	if (!strncmp(name, "hwmon:", 6))
+		return sensor_test_notify_hwmon(s, name + 6) ?: count;
 
 	mutex_lock(&sensor_test_lock);
 	if (s->pdev)

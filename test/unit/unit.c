@@ -1311,7 +1311,7 @@ static void test_stock(void)
 
 	CHECK(kevent_attribute_class("temperature") == KEVENT_CLASS_POWER);
 	CHECK(kevent_attribute_class("mtu") == KEVENT_CLASS_NET);
-	CHECK(kevent_attribute_class("temp1_alarm") == KEVENT_CLASS_UNKNOWN);
+	CHECK(kevent_attribute_class("temp1_input") == KEVENT_CLASS_UNKNOWN);
 	CHECK(kevent_attribute_class(NULL) == KEVENT_CLASS_UNKNOWN);
 	CHECK(kevent_class_to_string(KEVENT_CLASS_UNKNOWN) == NULL);
 	CHECK_STR(kevent_event_source_to_string(KEVENT_EVENT_SOURCE_KEVENT),
@@ -1337,7 +1337,7 @@ static void test_stock(void)
 		ev = kevent_event_unref(ev);
 	}
 	CHECK(kevent_event_new_stock(KEVENT_EVENT_SOURCE_POLL, 0, "/devices/x",
-				     "temp1_alarm", NULL, &ev) == 0);
+				     "temp1_input", NULL, &ev) == 0);
 	if (ev) {
 		CHECK(kevent_event_get_class(ev) == KEVENT_CLASS_UNKNOWN);
 		CHECK(kevent_event_get_subsystem(ev) == NULL);

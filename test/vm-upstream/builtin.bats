@@ -18,9 +18,13 @@ setup()
 teardown()
 {
 	watch_stop
+	if [ -n "${KEVENT_PID:-}" ]; then kill "$KEVENT_PID" 2>/dev/null || true; fi
 	if lsmod | grep -q '^test_power '; then rmmod test_power; fi
 	if lsmod | grep -q '^kevent_stock_hwmon '; then
 		rmmod kevent_stock_hwmon
+	fi
+	if lsmod | grep -q '^kevent_sensor_test '; then
+		rmmod kevent_sensor_test
 	fi
 }
 
@@ -108,23 +112,34 @@ stat_of()
 	assert_success
 }
 
-@test "hwmon_notify_event() of a name not in the registry sends its uevent and wakes poll(), and nothing over kevent" {
+# kevent_watch_bg OUT ARGS...: kevent-watch ARGS in the background, its
+# output in OUT, its pid in KEVENT_PID, once it waits for events
+kevent_watch_bg()
+{
+	local out=$1
+
+	shift
+	"$KEVENT_WATCH" "$@" > "$out" 3>&- &
+	KEVENT_PID=$!
+	for _ in $(seq 100); do
+		is_waiting "$KEVENT_PID" && return 0
+		sleep 0.1
+	done
+	echo "kevent-watch $* did not start waiting" >&2
+	return 1
+}
+
+@test "an hwmon alarm is a kevent event: hwmon_notify_event() of temp1_alarm sends it, with its uevent and poll wakeup as before" {
 	insmod "$KEVENT_STOCK_HWMON"
 	hw=$(echo /sys/devices/platform/kevent-stock-hwmon.0/hwmon/hwmon*)
 	[ -e "$hw/temp1_alarm" ]
-	before=$("$STATS")
+	sent=$(stat_of sent)
 	# The uevent, read by kevent-watch's stock source
 	watch_start --stock --json --class power --count 1
 	stock_pid=$WATCH_PID
 	# kevent's own events, of every class
 	kevent_out=$BATS_TEST_TMPDIR/kevent.out
-	"$KEVENT_WATCH" --json --timeout 10 > "$kevent_out" 3>&- &
-	kevent_pid=$!
-	for _ in $(seq 100); do
-		is_waiting "$kevent_pid" && break
-		sleep 0.1
-	done
-	is_waiting "$kevent_pid"
+	kevent_watch_bg "$kevent_out" --json --count 1 --timeout 30
 	# sysfs_notify(): a poller of temp1_alarm wakes
 	run timeout 20 bash -c '
 		exec 4< "$1/temp1_alarm"; cat <&4 > /dev/null
@@ -139,8 +154,28 @@ sys.exit(0 if p.poll(15000) else 1)"' _ "$hw"
 	assert_equal "$WATCH_STATUS" 0
 	run jq -c '[.source, .path, .attr, .value]' "$WATCH_OUT"
 	assert_output '["uevent","'"${hw#/sys}"'","temp1_alarm","1"]'
+	# The kevent event: the attribute's own name, in the class of
+	# temp*_alarm, sent by the layer
+	wait "$KEVENT_PID"
+	run jq -c '[.type, .source, .class, .path, .attr, .value, (.seq | type)]' \
+		"$kevent_out"
+	assert_output '["event","kevent","power","'"${hw#/sys}"'","temp1_alarm","1","number"]'
+	[ "$(stat_of sent)" -gt "$sent" ]
+}
+
+@test "hwmon_notify_event() of a name not in the registry (temp1_input) sends its uevents, and nothing over kevent" {
+	sensor_test_load
+	before=$("$STATS")
+	kevent_out=$BATS_TEST_TMPDIR/kevent.out
+	kevent_watch_bg "$kevent_out" --json --timeout 10
+	watch_start --stock --json --attr temp1_input
+	# Five hwmon_notify_event() of temp1_input on the sensor's hwmon device
+	sensor_test_set 0 bench "hwmon_notify 5"
+	watch_lines 5
+	run jq -r '[.source, .attr] | @tsv' "$WATCH_OUT"
+	assert_equal "$(sort -u <<< "$output")" $'uevent\ttemp1_input'
 	# kevent refused the name: no event, no counter moved
-	wait "$kevent_pid"
+	wait "$KEVENT_PID"
 	run cat "$kevent_out"
 	assert_output ''
 	assert_equal "$("$STATS")" "$before"

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Names of classes and units of registered attributes.
+ * Names of classes, and the registry of attributes (attributes.txt): the
+ * id, unit and class of a name. An entry with a '*' is a template of names
+ * that a channel number tells apart ("temp*_alarm": temp1_alarm, ...),
+ * matched as the kernel matches it.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "kevent-private.h"
@@ -20,12 +24,56 @@ static const char *const class_names[__KEVENT_CLASS_MAX] = {
 struct attribute_entry {
 	const char *name;
 	const char *unit;
+	enum kevent_class cls;
 };
 
-#define KEVENT_ATTRIBUTE_ENTRY(id, name, cls, unit, desc) { name, unit },
+#define KEVENT_ATTRIBUTE_ENTRY(id, name, cls, unit, desc) { name, unit, cls },
 static const struct attribute_entry attributes[KEVENT_ATTRIBUTE_COUNT] = {
 	KEVENT_ATTRIBUTES(KEVENT_ATTRIBUTE_ENTRY)
 };
+
+/* Most digits of a channel number, as in the kernel's registry */
+#define CHANNEL_DIGITS 9
+
+/*
+ * Whether @name is one of the names of template @tmpl, whose '*' is at
+ * @star: the template with a channel number in place of the '*', 0 or up
+ * to CHANNEL_DIGITS digits without a leading zero.
+ */
+static bool template_match(const char *tmpl, const char *star,
+			   const char *name)
+{
+	size_t prefix = star - tmpl, suffix = strlen(star + 1);
+	size_t len = strlen(name), digits, i;
+
+	if (len <= prefix + suffix || strncmp(name, tmpl, prefix) != 0 ||
+	    strcmp(name + len - suffix, star + 1) != 0)
+		return false;
+	digits = len - prefix - suffix;
+	if (digits > CHANNEL_DIGITS || (digits > 1 && name[prefix] == '0'))
+		return false;
+	for (i = prefix; i < prefix + digits; i++)
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+	return true;
+}
+
+/* The registry's entry of @name, or NULL */
+static const struct attribute_entry *attribute_lookup(const char *name)
+{
+	const char *star;
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < KEVENT_ATTRIBUTE_COUNT; i++) {
+		star = strchr(attributes[i].name, '*');
+		if (star ? template_match(attributes[i].name, star, name) :
+			   strcmp(name, attributes[i].name) == 0)
+			return &attributes[i];
+	}
+	return NULL;
+}
 
 KEVENT_EXPORT const char *kevent_class_to_string(enum kevent_class cls)
 {
@@ -48,24 +96,21 @@ KEVENT_EXPORT int kevent_class_from_string(const char *name)
 
 KEVENT_EXPORT const char *kevent_attribute_unit(const char *name)
 {
-	size_t i;
+	const struct attribute_entry *e = attribute_lookup(name);
 
-	if (!name)
-		return NULL;
-	for (i = 0; i < KEVENT_ATTRIBUTE_COUNT; i++)
-		if (strcmp(name, attributes[i].name) == 0)
-			return attributes[i].unit;
-	return NULL;
+	return e ? e->unit : NULL;
 }
 
 KEVENT_EXPORT int kevent_attribute_id(const char *name)
 {
-	size_t i;
+	const struct attribute_entry *e = attribute_lookup(name);
 
-	if (!name)
-		return -ENOENT;
-	for (i = 0; i < KEVENT_ATTRIBUTE_COUNT; i++)
-		if (strcmp(name, attributes[i].name) == 0)
-			return i;
-	return -ENOENT;
+	return e ? (int)(e - attributes) : -ENOENT;
+}
+
+enum kevent_class kevent_attribute_class(const char *name)
+{
+	const struct attribute_entry *e = attribute_lookup(name);
+
+	return e ? e->cls : KEVENT_CLASS_UNKNOWN;
 }

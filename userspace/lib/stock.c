@@ -8,27 +8,6 @@
 #include <time.h>
 
 #include "kevent-private.h"
-#include "kevent_attrs.h"
-
-#define KEVENT_ATTRIBUTE_CLASS(id, name, cls, unit, desc) { name, cls },
-static const struct {
-	const char *name;
-	enum kevent_class cls;
-} attribute_classes[KEVENT_ATTRIBUTE_COUNT] = {
-	KEVENT_ATTRIBUTES(KEVENT_ATTRIBUTE_CLASS)
-};
-
-enum kevent_class kevent_attribute_class(const char *name)
-{
-	size_t i;
-
-	if (!name)
-		return KEVENT_CLASS_UNKNOWN;
-	for (i = 0; i < KEVENT_ATTRIBUTE_COUNT; i++)
-		if (strcmp(name, attribute_classes[i].name) == 0)
-			return attribute_classes[i].cls;
-	return KEVENT_CLASS_UNKNOWN;
-}
 
 int kevent_event_new_stock(enum kevent_event_source source, uint64_t seq,
 			   const char *path, const char *attr,

@@ -61,7 +61,9 @@ const char *kevent_attribute_unit(const char *name);
  * @name: attribute name, such as "temperature"
  *
  * The id is the attribute's position in attributes.txt, as events carry it
- * (kevent_event_get_attr_id()); it never changes.
+ * (kevent_event_get_attr_id()); it never changes. The names of a template
+ * of the registry ("temp*_alarm": temp1_alarm, temp2_alarm, ...) share its
+ * id; the template's own text is no name.
  *
  * Return: the id (0 or more), or -ENOENT if @name is NULL or not registered.
  */
