@@ -10,7 +10,7 @@
 setup()
 {
 	load ../test_helper/kevent
-	NETDEVS="kss0 kss1 kss2"
+	NETDEVS="kss0 kss1 kss2 kss3"
 	# kevent.ko is never loaded in this file
 	if lsmod | grep -q '^kevent '; then
 		rmmod kevent_demo 2>/dev/null || true
@@ -154,6 +154,43 @@ settle()
 	run jq -r '"\(.path) \(.attr) \(.value) \(.error)"' "$WATCH_OUT"
 	assert_output $'/devices/virtual/net/kss1 mtu 1400 null\n/devices/virtual/net/kss1 mtu 1300 null'
 	run cat "$WATCH_ERR"
+	assert_output ''
+}
+
+@test "a read that fails for good (carrier of a device set down) is one record with its error; the value again is one more" {
+	ip link add kss3 type dummy
+	ip link set kss3 up
+	watch_start --sample 100ms --json /sys/class/net/kss3/carrier
+	settle
+	# Down, a dummy device's carrier reads EINVAL: no longer a value
+	ip link set kss3 down
+	settle
+	settle
+	ip link set kss3 up
+	value_wait /devices/virtual/net/kss3 carrier 1
+	watch_stop
+	run jq -c '[.attr, .value, .error]' "$WATCH_OUT"
+	assert_output $'["carrier",null,"EINVAL"]\n["carrier","1",null]'
+}
+
+@test "a read that fails for less than an interval (carrier of a device set down and up) is no record, as when a device goes" {
+	local i
+
+	ip link add kss3 type dummy
+	ip link set kss3 up
+	watch_start --sample 2s --json /sys/class/net/kss3/carrier
+	settle
+	# Down for a fraction of an interval: at most one read fails, which
+	# the next one, a value again, takes back (were a failed read
+	# reported at once, a fourth of these would give two records)
+	for i in 1 2 3 4 5 6; do
+		ip link set kss3 down
+		sleep 0.3
+		ip link set kss3 up
+		sleep 2
+	done
+	watch_stop
+	run cat "$WATCH_OUT"
 	assert_output ''
 }
 

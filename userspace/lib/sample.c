@@ -7,7 +7,11 @@
  * per interval. The patterns (file names or glob(3) patterns) are expanded
  * again at each interval, so that attributes that appear are followed, and
  * those that no longer match, or whose read fails with ENODEV (the
- * attribute was removed), are let go without an event.
+ * attribute was removed), are let go without an event. A read that newly
+ * fails otherwise is reported only when the next interval's read fails
+ * the same way: a device being removed fails its attributes' reads (a
+ * network device's with EINVAL) before they are gone, which is no change
+ * of the attribute.
  *
  * The epoll set holds a timerfd, which ends each interval, and an eventfd,
  * readable while the events of the last interval are not all taken.
@@ -38,6 +42,7 @@ struct sample_attr {
 	size_t len;
 	bool seen; /* matched by the expansion under way */
 	bool fresh; /* opened by it: its first read is its baseline */
+	int failing; /* errno of a failed read not yet reported, or 0 */
 };
 
 struct kevent_sample_monitor {
@@ -530,6 +535,12 @@ static int sample_pass(struct kevent_sample_monitor *m)
 			dropped = true;
 			continue;
 		}
+		/* A new error: reported if the next read fails alike */
+		if (n < 0 && (int)-n != a->err && (int)-n != a->failing) {
+			a->failing = -n;
+			continue;
+		}
+		a->failing = 0;
 		if (!kevent_sample_changed(a->err, a->value, a->len,
 					   n < 0 ? (int)-n : 0, m->buf,
 					   n < 0 ? 0 : n, m->delta))
