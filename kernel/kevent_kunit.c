@@ -247,6 +247,28 @@ static void kevent_test_coalesce_storm(struct kunit *test)
 	KUNIT_EXPECT_GE(test, events, duration / window);
 }
 
+/*
+ * The attributes of @rec's event put in a message sized for them (@name is
+ * the attribute's name), and parsed into @tb. Return: the message, to be
+ * freed with kfree_skb().
+ */
+static struct sk_buff *kevent_test_put_parse(struct kunit *test,
+					     const struct kevent_record *rec,
+					     const char *name,
+					     struct nlattr **tb)
+{
+	size_t size = kevent_event_size(rec->path, name);
+	struct sk_buff *skb = alloc_skb(size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, kevent_put_event(skb, rec), 0);
+	KUNIT_EXPECT_LE(test, skb->len, size);
+	KUNIT_ASSERT_EQ(test, nla_parse(tb, KEVENT_A_MAX,
+					(struct nlattr *)skb->data, skb->len,
+					NULL, NULL), 0);
+	return skb;
+}
+
 /* An event message holds exactly the attributes kevent_event_size() counts */
 static void kevent_test_message_build(struct kunit *test)
 {
@@ -261,18 +283,9 @@ static void kevent_test_message_build(struct kunit *test)
 		.coalesced = 3,
 	};
 	struct nlattr *tb[KEVENT_A_MAX + 1];
-	size_t size;
 	struct sk_buff *skb;
 
-	size = kevent_event_size(path, "temperature");
-	skb = alloc_skb(size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-
-	KUNIT_EXPECT_EQ(test, kevent_put_event(skb, &rec), 0);
-	KUNIT_EXPECT_LE(test, skb->len, size);
-	KUNIT_ASSERT_EQ(test, nla_parse(tb, KEVENT_A_MAX,
-					(struct nlattr *)skb->data, skb->len,
-					NULL, NULL), 0);
+	skb = kevent_test_put_parse(test, &rec, "temperature", tb);
 
 	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_SEQ]);
 	KUNIT_EXPECT_EQ(test, nla_get_u64(tb[KEVENT_A_SEQ]), 42ULL);
@@ -309,17 +322,8 @@ static void kevent_test_message_template_name(struct kunit *test)
 	};
 	struct nlattr *tb[KEVENT_A_MAX + 1];
 	struct sk_buff *skb;
-	size_t size;
 
-	size = kevent_event_size(path, "temp3_alarm");
-	skb = alloc_skb(size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-
-	KUNIT_EXPECT_EQ(test, kevent_put_event(skb, &rec), 0);
-	KUNIT_EXPECT_LE(test, skb->len, size);
-	KUNIT_ASSERT_EQ(test, nla_parse(tb, KEVENT_A_MAX,
-					(struct nlattr *)skb->data, skb->len,
-					NULL, NULL), 0);
+	skb = kevent_test_put_parse(test, &rec, "temp3_alarm", tb);
 	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_ATTR_NAME]);
 	KUNIT_EXPECT_STREQ(test, (char *)nla_data(tb[KEVENT_A_ATTR_NAME]),
 			   "temp3_alarm");
