@@ -49,42 +49,53 @@
 
 all: modules userspace
 
-# Install the Debian packages that are missing (silent when none is).
+# Install the Debian packages that are missing (silent when none is). Plain
+# make, make -C kernel and make -C userspace only compile, and name a
+# missing package; the targets that test or boot the VM call this first.
 deps:
 	@scripts/deps
 
-modules: deps
+modules:
 	$(MAKE) -C kernel
 
-userspace: deps
+userspace:
 	$(MAKE) -C userspace
 
 # Modules the VM tests load besides kevent's: the kernel's test_power.ko and
 # the test drivers of test/kernel/ (kevent_test.ko, kevent_sensor_test.ko...);
 # the small netlink programs of test/tools; and the kernel's own netlink tool
-# (tools/net/ynl), unpacked into build/ynl/
-test-modules: deps modules
-	scripts/build-test-power
-	scripts/build-test-driver
+# (tools/net/ynl), unpacked into build/ynl/. The scripts run make: "+"
+# hands them make -jN's job slots, whose absence they would take for a
+# warning of the build.
+test-modules: modules
+	+scripts/build-test-power
+	+scripts/build-test-driver
 	$(MAKE) -C test/tools
 	scripts/ynl --dir >/dev/null
 
-check: deps all test-modules
+# The targets that test: scripts/deps first, then what they need built (a
+# make of its own, which starts when deps has finished, even under -j)
+check: deps
+	$(MAKE) all test-modules
 	scripts/check
 
 check-host: deps
 	scripts/check host
 
-check-unit: deps userspace
+check-unit: deps
+	$(MAKE) userspace
 	scripts/check unit
 
-check-vm: deps all test-modules
+check-vm: deps
+	$(MAKE) all test-modules
 	scripts/check vm
 
-check-kernels: deps all test-modules
+check-kernels: deps
+	$(MAKE) all test-modules
 	scripts/check kernels
 
-vm-test: deps all test-modules
+vm-test: deps
+	$(MAKE) all test-modules
 	scripts/vm/run-bats $(T)
 
 # The debug kernel and kevent's modules built for it (in build/debug-kernel/)
@@ -92,13 +103,17 @@ debug-kernel: deps
 	scripts/build-debug-kernel
 
 # scripts/check builds the debug kernel as a stage of its own
-check-debug: deps all test-modules
+check-debug: deps
+	$(MAKE) all test-modules
 	scripts/check debug
 
-check-debug-all: deps all test-modules
+check-debug-all: deps
+	$(MAKE) all test-modules
 	scripts/check debug-all
 
-vm-test-debug: deps all test-modules debug-kernel
+vm-test-debug: deps
+	$(MAKE) all test-modules
+	scripts/build-debug-kernel
 	scripts/vm/run-bats --debug $(T)
 
 # The upstream form (scripts/make-patches): the newest kernel's source is
@@ -113,13 +128,17 @@ upstream-kernel: deps
 
 # kevent-watch, the test tools and the YNL tool of test-modules run in the
 # guest; the modules for Debian's kernel are not loaded there
-check-upstream: deps all test-modules
+check-upstream: deps
+	$(MAKE) all test-modules
 	scripts/check-upstream
 
-vm-test-upstream: deps all test-modules upstream-kernel
+vm-test-upstream: deps
+	$(MAKE) all test-modules
+	scripts/check-upstream --build-only
 	scripts/vm/run-bats --upstream $(T)
 
-demo: deps all
+demo: deps
+	$(MAKE) all
 	scripts/vm/run --timeout 300 -- scripts/demo
 
 # Builds what it installs, but does not call scripts/deps: packaging runs it
@@ -152,7 +171,8 @@ install-dkms:
 		$(DESTDIR)$(DKMS_SRCDIR)/include/uapi/linux
 	$(INSTALL) -m 0644 kernel/uapi/*.h $(DESTDIR)$(DKMS_SRCDIR)/uapi
 
-bench: deps all test-modules
+bench: deps
+	$(MAKE) all test-modules
 	scripts/bench
 
 clean:

@@ -210,13 +210,55 @@ vm_run()
 	# Not a heredoc: bats would rewrite a line starting with @test here
 	printf '%s\n' '# vm-options: --cpus 3' '@test "the guest has 3 CPUs" {' \
 		'[ "$(nproc)" = 3 ]' '}' > "$BATS_TEST_TMPDIR/topology.bats"
-	run --separate-stderr env KEVENT_VM_RUN_OPTS="--log $BATS_TEST_TMPDIR/console.log" \
+	run --separate-stderr env KEVENT_VM_LOG_DIR="$BATS_TEST_TMPDIR" KEVENT_VM_JOBS=1 \
 		"$vm/run-bats" "$BATS_TEST_TMPDIR/topology.bats" "$BATS_TEST_TMPDIR/plain.bats"
 	assert_success
-	# The default boot first, then the file with options in its own
+	# Each file with its own plan: the default boot first, then the file
+	# with options in its own (one boot at a time)
 	assert_equal "$(grep -c '^1\.\.' <<<"$output")" 2
 	assert_line --regexp '^ok 1 the guest runs as root in the kevent test VM in [0-9]+ms$'
 	assert_regex "${lines[-1]}" '^ok 1 the guest has 3 CPUs in [0-9]+ms$'
+	assert [ -s "$BATS_TEST_TMPDIR/console.1.log" ]
+}
+
+@test "run-bats shares the files among boots running at once, each file run once and its report whole" {
+	local f boots
+
+	for f in a b c d; do
+		cp test/fixtures/vm/passing.bats "$BATS_TEST_TMPDIR/$f.bats"
+		# Each file says which boot ran it (its boot id), and keeps
+		# it long enough for the other boot to take a file too
+		printf '%s\n' '@test "the boot of '$f'" {' \
+			'echo "# '$f' $(cat /proc/sys/kernel/random/boot_id)" >&3' \
+			'sleep 3' '}' >> "$BATS_TEST_TMPDIR/$f.bats"
+	done
+	run --separate-stderr env KEVENT_VM_LOG_DIR="$BATS_TEST_TMPDIR" KEVENT_VM_JOBS=2 \
+		"$vm/run-bats" "$BATS_TEST_TMPDIR"/{a,b,c,d}.bats
+	assert_success
+	# Four reports, each whole: its plan, then its three tests in order
+	assert_equal "$(grep -c '^1\.\.3$' <<<"$output")" 4
+	assert_equal "$(grep -c '^ok 3 the boot of [abcd] in' <<<"$output")" 4
+	# Two boots, two console logs, two boot ids among the files' lines
+	boots=$(grep -o '^# [abcd] [0-9a-f-]*$' <<<"$output" | cut -d' ' -f3 | sort -u | wc -l)
+	assert_equal "$boots" 2
+	assert [ -s "$BATS_TEST_TMPDIR/console.log" ]
+	assert [ -s "$BATS_TEST_TMPDIR/console.1.log" ]
+	run -0 awk '/^1\.\./ { n = 0; next } /^ok / { n++; if ($2 != n) bad = 1 }
+		END { exit bad }' <<<"$output"
+	# The durations of this run, for the order of the next
+	run -0 cut -d' ' -f1 "$BATS_TEST_TMPDIR/durations.default"
+	assert_equal "$(sort <<<"$output" | tr '\n' ' ')" \
+		"$BATS_TEST_TMPDIR/a.bats $BATS_TEST_TMPDIR/b.bats $BATS_TEST_TMPDIR/c.bats $BATS_TEST_TMPDIR/d.bats "
+}
+
+@test "run-bats names a file whose boot ended before it did, and fails with 125" {
+	run --separate-stderr env KEVENT_VM_LOG_DIR="$BATS_TEST_TMPDIR" KEVENT_VM_JOBS=2 \
+		"$vm/run-bats" test/fixtures/vm/panicking.bats test/fixtures/vm/passing.bats
+	assert_failure 125
+	# The other boot ran the other file
+	assert_line --regexp '^ok 2 the guest has /dev/fd, debugfs and a writable /tmp in [0-9]+ms$'
+	assert_stderr_line 'vm/run-bats: test/fixtures/vm/panicking.bats did not finish: its boot ended first'
+	assert_stderr_partial 'guest kernel panicked'
 }
 
 @test "a failing guest command fails the runner with the command's status" {
@@ -226,13 +268,14 @@ vm_run()
 }
 
 @test "a failing bats test in the guest fails run-bats and shows the TAP report" {
-	run --separate-stderr env KEVENT_VM_RUN_OPTS="--log $BATS_TEST_TMPDIR/console.log" \
+	run --separate-stderr env KEVENT_VM_LOG_DIR="$BATS_TEST_TMPDIR" \
 		"$vm/run-bats" test/fixtures/vm/passing.bats test/fixtures/vm/failing.bats
 	assert_failure 1
-	assert_line '1..4'
+	assert_equal "$(grep -c '^1\.\.2$' <<<"$output")" 2
 	assert_line --regexp '^ok 1 the guest runs as root in the kevent test VM in [0-9]+ms$'
 	assert_line --regexp '^ok 2 the guest has /dev/fd, debugfs and a writable /tmp in [0-9]+ms$'
-	assert_line --regexp '^not ok 4 a test that fails on purpose in [0-9]+ms$'
+	assert_line --regexp '^ok 1 a test that passes in [0-9]+ms$'
+	assert_line --regexp '^not ok 2 a test that fails on purpose in [0-9]+ms$'
 }
 
 @test "a guest kernel panic fails the runner with status 125 and says so" {

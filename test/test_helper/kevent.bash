@@ -5,6 +5,11 @@
 
 load ../test_helper/common
 
+# sleep as a builtin (bash's loadable sleep, from bash-builtins): the tests
+# wait in loops of sleep 0.1, and under emulation each process started costs
+# a twentieth of a second or more. The external sleep where there is none.
+enable -f /usr/lib/bash/sleep sleep 2>/dev/null || true
+
 KEVENT_WATCH=$KEVENT_TOP/userspace/cli/kevent-watch
 # The modules to load: kevent's (kevent.ko, kevent_demo.ko, ...) and the
 # kernel's test_power.ko, built for the kernel the VM boots. The debug run
@@ -32,12 +37,20 @@ DEMO_SYS=/sys/devices/platform
 DEMO_DBG=/sys/kernel/debug/kevent_demo
 SENSOR_TEST_DBG=/sys/kernel/debug/kevent_sensor_test
 
+# module_loaded NAME: module NAME is loaded (not built in: a built-in module
+# has no initstate). As lsmod | grep would say, without starting a process,
+# which under emulation costs a tenth of a second.
+module_loaded()
+{
+	[ -e "/sys/module/$1/initstate" ]
+}
+
 # kevent_load [PARAMS...]: insert kevent.ko with PARAMS, unless it is loaded
 # or the layer is built in
 kevent_load()
 {
 	[ -z "$KEVENT_BUILTIN" ] || return 0
-	lsmod | grep -q '^kevent ' || insmod "$KEVENT_MODULE_DIR/kevent.ko" "$@"
+	module_loaded kevent || insmod "$KEVENT_MODULE_DIR/kevent.ko" "$@"
 }
 
 # modules_load [DEMO_PARAMS...]: insert kevent.ko and kevent_demo.ko, the
@@ -45,7 +58,7 @@ kevent_load()
 modules_load()
 {
 	kevent_load
-	lsmod | grep -q '^kevent_demo ' ||
+	module_loaded kevent_demo ||
 		insmod "$KEVENT_MODULE_DIR/kevent_demo.ko" "$@"
 }
 
@@ -54,7 +67,7 @@ modules_load()
 sensor_test_load()
 {
 	kevent_load
-	lsmod | grep -q '^kevent_sensor_test ' ||
+	module_loaded kevent_sensor_test ||
 		insmod "$KEVENT_SENSOR_TEST" "$@"
 }
 
@@ -62,11 +75,9 @@ sensor_test_load()
 # (a built-in layer stays)
 modules_unload()
 {
-	if lsmod | grep -q '^kevent_demo '; then rmmod kevent_demo; fi
-	if lsmod | grep -q '^kevent_sensor_test '; then
-		rmmod kevent_sensor_test
-	fi
-	if [ -z "$KEVENT_BUILTIN" ] && lsmod | grep -q '^kevent '; then
+	if module_loaded kevent_demo; then rmmod kevent_demo; fi
+	if module_loaded kevent_sensor_test; then rmmod kevent_sensor_test; fi
+	if [ -z "$KEVENT_BUILTIN" ] && module_loaded kevent; then
 		rmmod kevent
 	fi
 }
@@ -109,7 +120,7 @@ watch_spawn()
 	WATCH_ERR=$BATS_TEST_TMPDIR/watch.err
 	"$@" > "$WATCH_OUT" 2> "$WATCH_ERR" 3>&- &
 	WATCH_PID=$!
-	for i in $(seq $((${WATCH_START_SECS:-10} * 10))); do
+	for ((i = 0; i < ${WATCH_START_SECS:-10} * 10; i++)); do
 		is_waiting "$WATCH_PID" && return 0
 		kill -0 "$WATCH_PID" 2>/dev/null || break
 		sleep 0.1
@@ -136,13 +147,26 @@ watch_start_as()
 		"$KEVENT_WATCH" "$@"
 }
 
+# lines_at_least FILE N: FILE has N whole lines or more, as wc -l counts
+# them; in the shell, with no process started
+lines_at_least()
+{
+	local -a l
+	local n
+
+	mapfile l < "$1"
+	n=${#l[@]}
+	[ "$n" -eq 0 ] || [[ ${l[n - 1]} == *$'\n' ]] || n=$((n - 1))
+	[ "$n" -ge "$2" ]
+}
+
 # watch_lines N [SECS]: wait until kevent-watch has printed N lines
 watch_lines()
 {
 	local n=$1 secs=${2:-20} i
 
-	for i in $(seq $((secs * 10))); do
-		[ "$(wc -l < "$WATCH_OUT")" -ge "$n" ] && return 0
+	for ((i = 0; i < secs * 10; i++)); do
+		lines_at_least "$WATCH_OUT" "$n" && return 0
 		sleep 0.1
 	done
 	echo "kevent-watch printed $(wc -l < "$WATCH_OUT") lines, not $n:" >&2
@@ -155,7 +179,7 @@ watch_wait()
 {
 	local secs=${1:-20} i
 
-	for i in $(seq $((secs * 10))); do
+	for ((i = 0; i < secs * 10; i++)); do
 		if ! kill -0 "$WATCH_PID" 2>/dev/null; then
 			wait "$WATCH_PID" && WATCH_STATUS=0 || WATCH_STATUS=$?
 			return 0
@@ -222,14 +246,14 @@ strace_stop()
 bridge_load()
 {
 	kevent_load
-	lsmod | grep -q '^kevent_bridge ' ||
+	module_loaded kevent_bridge ||
 		insmod "$KEVENT_MODULE_DIR/kevent_bridge.ko"
 }
 
 # bridge_unload: remove kevent_bridge.ko, then the others
 bridge_unload()
 {
-	if lsmod | grep -q '^kevent_bridge '; then rmmod kevent_bridge; fi
+	if module_loaded kevent_bridge; then rmmod kevent_bridge; fi
 	modules_unload
 }
 
@@ -253,9 +277,9 @@ events()
 # value was VALUE
 event_wait()
 {
-	local secs=${4:-20}
+	local secs=${4:-20} i
 
-	for _ in $(seq $((secs * 10))); do
+	for ((i = 0; i < secs * 10; i++)); do
 		events "$1" "$2" | grep -qxF -- "$3" && return 0
 		sleep 0.1
 	done
@@ -270,7 +294,7 @@ wait_json()
 {
 	local secs=${2:-30} i
 
-	for i in $(seq $((secs * 10))); do
+	for ((i = 0; i < secs * 10; i++)); do
 		jq -e -s "$1" "$WATCH_OUT" >/dev/null 2>&1 && return 0
 		sleep 0.1
 	done

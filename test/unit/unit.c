@@ -1234,7 +1234,6 @@ static void check_unreadable(int root)
 static void test_attr_read(void)
 {
 	char cmd[1024], *value = NULL, *big;
-	size_t len = 0;
 	int root;
 
 	if (!mkdtemp(tmpdir)) {

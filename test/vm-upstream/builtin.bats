@@ -19,10 +19,10 @@ teardown()
 {
 	watch_stop
 	if [ -n "${KEVENT_PID:-}" ]; then kill "$KEVENT_PID" 2>/dev/null || true; fi
-	if lsmod | grep -q '^kevent_stock_hwmon '; then
+	if module_loaded kevent_stock_hwmon; then
 		rmmod kevent_stock_hwmon
 	fi
-	if lsmod | grep -q '^kevent_sensor_test '; then
+	if module_loaded kevent_sensor_test; then
 		rmmod kevent_sensor_test
 	fi
 }
@@ -32,7 +32,7 @@ teardown()
 # extension, whose registration kmemleak then reports as leaked
 test_power_load()
 {
-	lsmod | grep -q '^test_power ' || insmod "$KEVENT_TEST_POWER"
+	module_loaded test_power || insmod "$KEVENT_TEST_POWER"
 }
 
 # psy_path NAME: the kobject path of power supply NAME

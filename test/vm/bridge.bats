@@ -24,7 +24,7 @@ teardown()
 	done
 	ip netns del kbr 2>/dev/null || true
 	cpu_set 1 1 2>/dev/null || true
-	if lsmod | grep -q '^test_power '; then rmmod test_power; fi
+	if module_loaded test_power; then rmmod test_power; fi
 	[ ! -w /sys/module/kevent/parameters/coalesce_ms ] ||
 		echo 10 > /sys/module/kevent/parameters/coalesce_ms
 	bridge_unload
@@ -47,9 +47,10 @@ event_classes()
 }
 
 # source_classes PATH: "ATTR CLASS" of every source of PATH, from --list
+# (--path: only PATH's values are read)
 source_classes()
 {
-	"$KEVENT_WATCH" --list --json |
+	"$KEVENT_WATCH" --list --json --path "$1" |
 		jq -r --arg p "$1" \
 			'select(.type == "state" and .path == $p) | "\(.attr) \(.class)"'
 }

@@ -6,6 +6,10 @@
 # harness fails the run on any report in the kernel log). The debug kernel
 # runs it for 60 seconds, with KASAN, lockdep and kmemleak watching.
 
+# Its CPUs race one another: a host thread for each (not run-bats' default
+# of one for all)
+# vm-options: --multi-thread
+
 setup()
 {
 	load ../test_helper/kevent

@@ -5,7 +5,9 @@
 # removes loses its source. The guest asks QEMU itself, through the QMP
 # monitor that scripts/vm/run --qmp gives it. Two CPUs at boot and a free
 # slot for a third: cores only, so that a CPU's core_id is its QEMU core-id.
-# vm-options: --cpus 2,maxcpus=3,sockets=1,cores=3,threads=1 --qmp
+# A host thread for each vCPU: with one for all, QEMU aborts when it
+# removes a CPU (it joins the thread that runs the others too).
+# vm-options: --cpus 2,maxcpus=3,sockets=1,cores=3,threads=1 --qmp --multi-thread
 
 setup()
 {

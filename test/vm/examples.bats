@@ -42,7 +42,7 @@ teardown()
 		wait "$SYSLOGD_PID" 2>/dev/null || true
 		rm -f /dev/log
 	fi
-	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
+	if module_loaded kevent_test; then rmmod kevent_test; fi
 	# A sensor was unplugged: start the next test with fresh modules.
 	[ -e "$DEMO_SYS/kevent-demo.1" ] || modules_unload
 }

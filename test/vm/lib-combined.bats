@@ -25,7 +25,7 @@ teardown()
 	fi
 	watch_stop
 	ip link del kcm0 2>/dev/null || true
-	if lsmod | grep -q '^kevent_stock_hwmon '; then rmmod kevent_stock_hwmon; fi
+	if module_loaded kevent_stock_hwmon; then rmmod kevent_stock_hwmon; fi
 	modules_unload
 }
 

@@ -12,7 +12,7 @@ setup()
 teardown()
 {
 	watch_stop
-	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
+	if module_loaded kevent_test; then rmmod kevent_test; fi
 	modules_unload
 }
 

@@ -14,7 +14,7 @@ setup()
 teardown()
 {
 	watch_stop
-	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
+	if module_loaded kevent_test; then rmmod kevent_test; fi
 	modules_unload
 }
 
@@ -59,7 +59,7 @@ notify()
 # kobjects, made at the first call
 test_notify()
 {
-	lsmod | grep -q '^kevent_test ' || insmod "$KEVENT_TEST_DRIVER"
+	module_loaded kevent_test || insmod "$KEVENT_TEST_DRIVER"
 	[ "$(cat "$TEST_DBG/deep")" != 0 ] || echo 40 > "$TEST_DBG/deep"
 	# In a shell of its own: bats traces each command of its own shells,
 	# which would make the loop minutes long under emulation

@@ -12,7 +12,7 @@ setup()
 	load ../test_helper/kevent
 	NETDEVS="kss0 kss1 kss2 kss3"
 	# kevent.ko is never loaded in this file
-	if lsmod | grep -q '^kevent '; then
+	if module_loaded kevent; then
 		rmmod kevent_demo 2>/dev/null || true
 		rmmod kevent_sensor_test 2>/dev/null || true
 		rmmod kevent
@@ -26,7 +26,7 @@ teardown()
 	for dev in $NETDEVS; do
 		ip link del "$dev" 2>/dev/null || true
 	done
-	if lsmod | grep -q '^kevent_stock_hwmon '; then rmmod kevent_stock_hwmon; fi
+	if module_loaded kevent_stock_hwmon; then rmmod kevent_stock_hwmon; fi
 }
 
 # values PATH ATTR: the values of the sample records of PATH's ATTR so far

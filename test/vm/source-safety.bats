@@ -6,6 +6,10 @@
 # the churn of kevent_sensor_test.ko racing an unbind. The debug kernel runs
 # it too, with KASAN, lockdep and kmemleak watching.
 
+# Its CPUs race one another: a host thread for each (not run-bats' default
+# of one for all)
+# vm-options: --multi-thread
+
 TEST_DRV=/sys/bus/platform/drivers/kevent-test
 SENSOR_TEST_DRV=/sys/bus/platform/drivers/kevent-sensor-test
 TEST_DEV=/devices/platform/kevent-test.0
@@ -22,7 +26,7 @@ teardown()
 {
 	watch_stop
 	[ -z "${HOG_PID:-}" ] || kill "$HOG_PID" 2>/dev/null || true
-	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
+	if module_loaded kevent_test; then rmmod kevent_test; fi
 	echo 10 > /sys/module/kevent/parameters/coalesce_ms
 	modules_unload
 }

@@ -15,7 +15,7 @@ setup()
 teardown()
 {
 	watch_stop
-	if lsmod | grep -q '^kevent_stock_hwmon '; then rmmod kevent_stock_hwmon; fi
+	if module_loaded kevent_stock_hwmon; then rmmod kevent_stock_hwmon; fi
 	modules_unload
 }
 

@@ -9,7 +9,7 @@ setup()
 	NETDEVS="ks0 ks1 ks2 ks3"
 	FORGE=$KEVENT_TOP/test/tools/kevent-stock-forge
 	# kevent.ko is never loaded in this file
-	if lsmod | grep -q '^kevent '; then rmmod kevent_demo 2>/dev/null || true; rmmod kevent; fi
+	if module_loaded kevent; then rmmod kevent_demo 2>/dev/null || true; rmmod kevent; fi
 }
 
 teardown()
@@ -20,8 +20,8 @@ teardown()
 	done
 	cpu_set 1 1 2>/dev/null || true
 	if [ -n "${LOOPDEV:-}" ]; then losetup -d "$LOOPDEV" 2>/dev/null || true; fi
-	if lsmod | grep -q '^test_power '; then rmmod test_power; fi
-	if lsmod | grep -q '^kevent_stock_hwmon '; then rmmod kevent_stock_hwmon; fi
+	if module_loaded test_power; then rmmod test_power; fi
+	if module_loaded kevent_stock_hwmon; then rmmod kevent_stock_hwmon; fi
 }
 
 # cpu_set N 0|1: take CPU N offline or online, unless it already is

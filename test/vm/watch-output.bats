@@ -23,7 +23,7 @@ setup()
 teardown()
 {
 	watch_stop
-	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
+	if module_loaded kevent_test; then rmmod kevent_test; fi
 }
 
 @test "a temperature write is one human-readable event carrying the new value" {

@@ -61,7 +61,7 @@ storm_stop()
 		wait "$pid" 2>/dev/null || true
 	done
 	STORM_PIDS=()
-	if lsmod | grep -q '^kevent_test '; then rmmod kevent_test; fi
+	if module_loaded kevent_test; then rmmod kevent_test; fi
 }
 
 # slow_reader: read $FIFO 512 bytes at a time, a tenth of a second apart,
