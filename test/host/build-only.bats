@@ -51,6 +51,6 @@ setup()
 @test "make -C kernel names the missing kernel headers" {
 	run make -C kernel KDIR="$BATS_TEST_TMPDIR/no-such-kernel"
 	assert_failure
-	assert_output --partial "kevent: no kernel build tree in $BATS_TEST_TMPDIR/no-such-kernel: install the kernel's headers"
-	refute_output --partial 'kevent: building for'
+	assert_line "kevent: $BATS_TEST_TMPDIR/no-such-kernel is no kernel build tree: install the kernel's headers"
+	assert_line "kevent: (linux-headers-<release>; scripts/deps installs Debian's), or set KDIR or KVER"
 }
