@@ -16,7 +16,7 @@ setup()
 	# The top level's commands only (MAKE=: prints the sub-makes' lines
 	# without running them); kernel/ and userspace/ never call it
 	for target in all modules userspace; do
-		run -0 make -n MAKE=: "$target"
+		run -0 env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -n MAKE=: "$target"
 		assert_line --regexp '^: -C (kernel|userspace)$'
 		refute_line scripts/deps
 		refute_output --partial fetch-kernel-source
@@ -29,7 +29,7 @@ setup()
 	local target
 
 	for target in check demo check-debug check-kernels vm-test; do
-		run -0 make -n MAKE=: "$target"
+		run -0 env -u MAKEFLAGS -u MAKELEVEL make --no-print-directory -n MAKE=: "$target"
 		assert_equal "${lines[0]}" scripts/deps
 	done
 }
