@@ -63,15 +63,17 @@ userspace:
 
 # Modules the VM tests load besides kevent's: the kernel's test_power.ko and
 # the test drivers of test/kernel/ (kevent_test.ko, kevent_sensor_test.ko...);
-# the small netlink programs of test/tools; and the kernel's own netlink tool
-# (tools/net/ynl), unpacked into build/ynl/. The scripts run make: "+"
-# hands them make -jN's job slots, whose absence they would take for a
-# warning of the build.
+# the small netlink programs of test/tools; the kernel's own netlink tool
+# (tools/net/ynl), unpacked into build/ynl/; and kevent's modules built by
+# DKMS for the VM's kernel, packed for test/vm/install.bats into build/dkms/.
+# The scripts run make: "+" hands them make -jN's job slots, whose absence
+# they would take for a warning of the build.
 test-modules: modules
 	+scripts/build-test-power
 	+scripts/build-test-driver
 	$(MAKE) -C test/tools
 	scripts/ynl --dir >/dev/null
+	+scripts/build-dkms-tarball >/dev/null
 
 # The targets that test: scripts/deps first, then what they need built (a
 # make of its own, which starts when deps has finished, even under -j)

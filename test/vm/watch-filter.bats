@@ -5,7 +5,7 @@
 # events the watcher would discard do not wake it. The numbers: the
 # watcher's voluntary context switches (each wakeup from poll is one) and
 # its receive calls (recvmsg, and recvmmsg, which takes up to 16 queued
-# messages at once), counted by strace, while 2,000 label events are sent.
+# messages at once), counted by strace, while 500 label events are sent.
 
 setup_file()
 {
@@ -22,7 +22,7 @@ teardown_file()
 setup()
 {
 	load ../test_helper/kevent
-	STORM=2000
+	STORM=500
 	SENSOR0=/devices/platform/kevent-sensor-test.0
 }
 
