@@ -123,3 +123,24 @@ setup()
 		assert_output 'DKMS module signing key'
 	done
 }
+
+@test "build-dkms-tarball packs the modules DKMS builds for the VM's kernel, binaries only, and does not build them again while they are up to date" {
+	local release tarball
+
+	release=$("$KEVENT_TOP/scripts/kernel-version")
+	tarball=$KEVENT_TOP/build/dkms/kevent-$version-$release.dkms.tar.gz
+	run -0 "$KEVENT_TOP/scripts/build-dkms-tarball"
+	assert_output "$tarball"
+	run -0 tar -tzf "$tarball"
+	assert_line ./dkms_binaries_only/dkms.conf
+	for m in kevent kevent_bridge kevent_demo; do
+		assert_line "./dkms_main_tree/$release/$(uname -m)/module/$m$(module_ext "$release")"
+	done
+	refute_line --regexp '\.[ch]$'
+	# Up to date: the same tarball, not built again
+	touch -d '2001-01-01' "$tarball"
+	run -0 "$KEVENT_TOP/scripts/build-dkms-tarball"
+	assert_equal "$(stat -c %Y "$tarball")" "$(date -d 2001-01-01 +%s)"
+	run machine_state
+	assert_output "$(cat "$BATS_FILE_TMPDIR/before")"
+}
