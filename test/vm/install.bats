@@ -25,6 +25,7 @@
 # here is that make install and dkms install run depmod, so that modprobe
 # finds the modules they put there; kevent's modules depend on no module of
 # the kernel's.
+
 setup()
 {
 	load ../test_helper/kevent
