@@ -34,15 +34,17 @@ siblings()
 }
 
 # last_events: "CPU VALUE" of the last online event of each sibling so far
-# (the watcher prints "PATH VALUE" lines)
+# (the watcher prints "PATH VALUE" lines), one awk for all: the rounds call
+# it many times
 last_events()
 {
-	local cpu
-
-	for cpu in $SIBLINGS; do
-		echo "$cpu $(awk -v p="/devices/system/cpu/$cpu" \
-			'$1 == p { v = $2 } END { print v }' "$WATCH_OUT")"
-	done
+	awk -v sibs="$SIBLINGS" '
+	BEGIN { n = split(sibs, cpu) }
+	{ v[$1] = $2 }
+	END {
+		for (i = 1; i <= n; i++)
+			print cpu[i], v["/devices/system/cpu/" cpu[i]]
+	}' "$WATCH_OUT"
 }
 
 # expected VALUE: "CPU VALUE" for each sibling
@@ -55,13 +57,14 @@ expected()
 	done
 }
 
-# online_files: "CPU VALUE" of each sibling's online file
+# online_files: "CPU VALUE" of each sibling's online file (read, no cat)
 online_files()
 {
-	local cpu
+	local cpu v
 
 	for cpu in $SIBLINGS; do
-		echo "$cpu $(cat "/sys/devices/system/cpu/$cpu/online")"
+		read -r v < "/sys/devices/system/cpu/$cpu/online"
+		echo "$cpu $v"
 	done
 }
 
@@ -69,10 +72,10 @@ online_files()
 # reads VALUE, then check that its online file does too
 settled()
 {
-	local want
+	local want i
 
 	want=$(expected "$1")
-	for _ in $(seq 50); do
+	for ((i = 0; i < 50; i++)); do
 		[ "$(last_events)" = "$want" ] && break
 		sleep 0.1
 	done
