@@ -49,3 +49,30 @@ unit_tests()
 	assert_failure
 	assert_line 'kevent-no-such-valgrind not found (scripts/deps installs it)'
 }
+
+# line_of REGEX: the number of the first line of $output that matches REGEX
+line_of()
+{
+	grep -nE -m 1 -- "$1" <<< "$output" | cut -d: -f1
+}
+
+@test "the unit stage runs beside the host stage, its report shown after the host stage's, both counted" {
+	local host_file=$BATS_TEST_TMPDIR/one.bats
+	local re='^check: ([0-9]+) tests passed, 0 failed, ([0-9]+) skipped; [0-9]+ unit assertions passed$'
+
+	printf '%s\n' '@test "one host test" { true; }' > "$host_file"
+	KEVENT_CHECK_HOST_FILES=$host_file VALGRIND_RUNS=1 \
+		run scripts/check host unit
+	assert_success
+	# The unit stage starts first, in the background; its report comes
+	# whole once the host stage has ended
+	assert [ "$(line_of '^check: stage unit at .*, beside the next')" -lt "$(line_of '^check: stage host at ')" ]
+	assert [ "$(line_of '^check: stage host at ')" -lt "$(line_of '^ok 1 one host test')" ]
+	assert [ "$(line_of '^ok 1 one host test')" -lt "$(line_of '^check: stage host took ')" ]
+	assert [ "$(line_of '^check: stage host took ')" -lt "$(line_of '^valgrind run 1 of 1$')" ]
+	assert [ "$(line_of '^valgrind run 1 of 1$')" -lt "$(line_of '^check: stage unit took .* beside the one before$')" ]
+	# Both counted: the unit test functions and the one host test
+	assert_regex "${lines[-1]}" "$re"
+	[[ ${lines[-1]} =~ $re ]] || fail "no summary line"
+	assert_equal $((BASH_REMATCH[1] + BASH_REMATCH[2])) $(($(unit_tests) + 1))
+}
