@@ -104,6 +104,26 @@ build_copy()
 	[ "${#lines[@]}" -le 9 ] || fail "${#lines[@]} lines"
 }
 
+@test "build-test-power builds test_power.ko whose exit waits 100 ms, not 10 s, and refuses a source without that wait" {
+	local copy=$BATS_TEST_TMPDIR/tree
+
+	run -0 scripts/build-test-power
+	run diff build/test_power/test_power.c.orig build/test_power/test_power.c
+	assert_failure 1
+	assert_line '< 	ssleep(10);'
+	assert_line '> 	msleep(100);'
+	run -0 grep -c 'sleeping for 100 ms' build/test_power/test_power.ko
+	# A source whose exit has no such wait is not built as it is
+	mkdir -p "$copy/scripts" "$copy/build/test_power"
+	cp scripts/build-test-power scripts/kernel-version "$copy/scripts/"
+	grep -v 'ssleep(10);' build/test_power/test_power.c.orig \
+		> "$copy/build/test_power/test_power.c.orig"
+	run "$copy/scripts/build-test-power"
+	assert_failure 1
+	assert_output --regexp "^build-test-power: no 'ssleep\(10\);' in the exit of .*test_power.c to shorten$"
+	refute [ -e "$copy/build/test_power/test_power.ko" ]
+}
+
 @test "the VM refuses modules built for another kernel than the one it boots" {
 	run -0 scripts/kernel-version --all
 	[ "${#lines[@]}" -ge 2 ] || fail "one kernel installed: ${lines[*]}"
