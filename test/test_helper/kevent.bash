@@ -257,6 +257,13 @@ bridge_unload()
 	modules_unload
 }
 
+# layer_stat NAME: one counter of the layer (test/tools/kevent-stats), such
+# as sent, failed or sources
+layer_stat()
+{
+	"$KEVENT_TOP/test/tools/kevent-stats" | awk -v n="$1" '$1 == n { print $2 }'
+}
+
 # sources: "PATH ATTR" of every annotated source, from --list
 sources()
 {

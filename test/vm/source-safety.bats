@@ -1,10 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # The driver API safe by construction (kevent_test.ko, test/kernel/): a
-# source notified while it is unregistered, paths too long for a message,
-# a listener that never reads, a coalescing window shortened while open,
-# the churn of kevent_sensor_test.ko racing an unbind. The debug kernel runs
-# it too, with KASAN, lockdep and kmemleak watching.
+# source notified while it is unregistered, the churn of
+# kevent_sensor_test.ko racing an unbind. The debug kernel runs it too, with
+# KASAN, lockdep and kmemleak watching. Its limits, which race nothing, are
+# in source-limits.bats.
 
 # Its CPUs race one another: a host thread for each (not run-bats' default
 # of one for all)
@@ -17,45 +17,21 @@ TEST_DEV=/devices/platform/kevent-test.0
 setup()
 {
 	load ../test_helper/kevent
-	STATS=$KEVENT_TOP/test/tools/kevent-stats
-	HOG=$KEVENT_TOP/test/tools/kevent-hog
 	sensor_test_load
 }
 
 teardown()
 {
 	watch_stop
-	[ -z "${HOG_PID:-}" ] || kill "$HOG_PID" 2>/dev/null || true
 	if module_loaded kevent_test; then rmmod kevent_test; fi
-	echo 10 > /sys/module/kevent/parameters/coalesce_ms
 	modules_unload
-}
-
-# stat NAME: one counter of the layer
-stat()
-{
-	"$STATS" | awk -v n="$1" '$1 == n { print $2 }'
-}
-
-# deep_path LEN: the path below /sys of the deep control's chain of LEN
-deep_path()
-{
-	local len=$1 path=/kernel/kevent_test seg
-
-	while [ $((len - ${#path})) -gt 0 ]; do
-		seg=$((len - ${#path} - 1))
-		[ "$seg" -le 200 ] || seg=200
-		[ $((len - ${#path} - 1 - seg)) -ne 1 ] || seg=$((seg - 1))
-		path=$path/$(printf 'd%.0s' $(seq "$seg"))
-	done
-	echo "$path"
 }
 
 @test "a timer notifying the driver's own source without a lock outlives its unregistration on each unbind" {
 	local cycles=200 i sources
 
 	[ -z "${KEVENT_DEBUG_KERNEL:-}" ] || cycles=1000
-	sources=$(stat sources)
+	sources=$(layer_stat sources)
 	insmod "$KEVENT_TEST_DRIVER" notify_us=10
 
 	for i in $(seq "$cycles"); do
@@ -75,149 +51,7 @@ deep_path()
 	run "$KEVENT_WATCH" --list --path "$TEST_DEV"
 	assert_output ''
 	rmmod kevent_test
-	assert_equal "$(stat sources)" "$sources"
-}
-
-@test "a source whose kobject path is KEVENT_PATH_MAX bytes or longer is refused with ENAMETOOLONG" {
-	insmod "$KEVENT_TEST_DRIVER"
-
-	run bash -c "echo 3072 > $TEST_DBG/deep"
-	assert_failure
-	assert_output --partial 'File name too long'
-	run bash -c "echo 8000 > $TEST_DBG/deep"
-	assert_failure
-	assert_output --partial 'File name too long'
-
-	run "$KEVENT_WATCH" --list --format '%p %a\n'
-	assert_success
-	refute_output --partial /kernel/kevent_test/
-	assert_line '/devices/platform/kevent-sensor-test.1 label'
-}
-
-@test "a source of the longest path allowed is listed with every other source, and its events and replay carry it" {
-	local deep
-
-	insmod "$KEVENT_TEST_DRIVER"
-	deep=$(deep_path 3071)
-	echo 3071 > "$TEST_DBG/deep"
-	watch_start --json --attr label
-
-	echo x > "$TEST_DBG/notify"
-	watch_lines 1
-	run jq -r '.path + " " + .value' "$WATCH_OUT"
-	assert_output "$deep deep"
-
-	# The sources before and after it in the dump are all listed
-	run "$KEVENT_WATCH" --list --format '%p %a\n'
-	assert_success
-	assert_line "$deep label"
-	assert_line '/devices/platform/kevent-sensor-test.0 temperature'
-	assert_line '/devices/platform/kevent-test.0 temperature'
-	run "$KEVENT_WATCH" --replay --timeout 1 --json --attr label
-	assert_success
-	assert_line --partial "\"path\":\"$deep\""
-}
-
-@test "kevent_notify() of a path too long fails with ENAMETOOLONG, sends nothing, and wakes the attribute's poll()ers" {
-	local file
-
-	insmod "$KEVENT_TEST_DRIVER"
-	run bash -c "echo 3500 > $TEST_DBG/deep"
-	assert_failure
-	file=/sys$(deep_path 3500)/label
-	[ -r "$file" ]
-
-	watch_start --json
-	# One wake-up of a poll() for POLLPRI, as sysfs gives it: a change
-	# after the read counts, even before poll() is called
-	python3 - "$file" > "$BATS_TEST_TMPDIR/poll.out" <<-'EOF' &
-		import select, sys
-		f = open(sys.argv[1])
-		f.read()
-		print("ready", flush=True)
-		p = select.poll()
-		p.register(f, select.POLLPRI | select.POLLERR)
-		print("woken" if p.poll(60000) else "timeout", flush=True)
-	EOF
-	local poller=$!
-	for _ in $(seq 100); do
-		grep -q ready "$BATS_TEST_TMPDIR/poll.out" && break
-		sleep 0.2
-	done
-	run bash -c "echo x > $TEST_DBG/notify"
-	assert_failure
-	assert_output --partial 'File name too long'
-	wait "$poller"
-	run cat "$BATS_TEST_TMPDIR/poll.out"
-	assert_output "$(printf 'ready\nwoken')"
-	sleep 0.5
-	run cat "$WATCH_OUT"
-	assert_output ''
-}
-
-# The sender hands events to listeners without sleeping (GFP_NOWAIT), so a
-# full listener cannot make it yield while it holds its locks; the times of
-# both runs are printed, not compared: they depend on the machine's load.
-@test "a listener that never reads and asked for broadcast errors: no event counts as failed, the others get all" {
-	local n=1000 failed t_without t_with
-
-	# notify_n: N events of label, one kevent_notify() each, timed in ms
-	notify_n()
-	{
-		local start=$EPOCHREALTIME i
-
-		for i in $(seq "$n"); do
-			echo label > "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
-		done
-		echo $(( (${EPOCHREALTIME/./} - ${start/./}) / 1000 ))
-	}
-
-	watch_start --json --class general --attr label
-	t_without=$(notify_n)
-	watch_lines "$n" 60
-
-	failed=$(stat failed)
-	chmod 0755 "$BATS_TEST_TMPDIR"
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$HOG" \
-		> "$BATS_TEST_TMPDIR/hog.out" &
-	HOG_PID=$!
-	for _ in $(seq 50); do
-		grep -q ready "$BATS_TEST_TMPDIR/hog.out" && break
-		sleep 0.1
-	done
-	run cat "$BATS_TEST_TMPDIR/hog.out"
-	assert_output ready
-
-	t_with=$(notify_n)
-	watch_lines $((2 * n)) 60
-	echo "$n events: ${t_without} ms without the listener, ${t_with} ms with it" >&2
-
-	assert_equal "$(stat failed)" "$failed"
-	run jq -s '[.[] | select(.type == "event")] | length' "$WATCH_OUT"
-	assert_output $((2 * n))
-	run jq -s '[.[] | select(.type == "overrun")] | length' "$WATCH_OUT"
-	assert_output 0
-}
-
-@test "a shorter coalesce_ms ends a coalescing window already open" {
-	echo 10000 > /sys/module/kevent/parameters/coalesce_ms
-	watch_start --json --path /devices/platform/kevent-sensor-test.0 \
-		--attr temperature
-	# The first goes out at once and opens a 10 s window; the second waits
-	sensor_test_set 0 temperature 1
-	watch_lines 1
-	sensor_test_set 0 temperature 2
-	echo 10 > /sys/module/kevent/parameters/coalesce_ms
-
-	# The trailing event went out once the window was shortened, not 10 s
-	# after the first, as the events' own timestamps say
-	watch_lines 2 30
-	run jq -r .value "$WATCH_OUT"
-	assert_line --index 1 2
-	run jq -rs '.[1].time - .[0].time' "$WATCH_OUT"
-	echo "trailing event $output s after the first" >&2
-	run jq -es '.[1].time - .[0].time < 5' "$WATCH_OUT"
-	assert_success
+	assert_equal "$(layer_stat sources)" "$sources"
 }
 
 @test "the test driver's churn racing unbind and bind every 50 ms leaves no source behind" {
@@ -242,7 +76,7 @@ deep_path()
 	run "$KEVENT_WATCH" --list --path /devices/platform/kevent-sensor-test.0
 	assert_output ''
 	rmmod kevent_sensor_test
-	run "$STATS"
+	run "$KEVENT_TOP/test/tools/kevent-stats"
 	assert_line 'sources 0'
 	rmmod kevent
 	run dmesg
