@@ -52,13 +52,13 @@ label_storm()
 {
 	local before after i fd
 
-	before=$("$KEVENT_TOP/test/tools/kevent-stats" | awk '$1 == "sent" { print $2 }')
+	before=$(layer_stat sent)
 	exec {fd}> "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
 	for ((i = 0; i < STORM; i++)); do
 		printf label >&"$fd"
 	done
 	exec {fd}>&-
-	after=$("$KEVENT_TOP/test/tools/kevent-stats" | awk '$1 == "sent" { print $2 }')
+	after=$(layer_stat sent)
 	echo $((after - before))
 }
 

@@ -32,7 +32,7 @@ teardown()
 # sent: the number of events the kernel has sent so far
 sent()
 {
-	"$KEVENT_TOP/test/tools/kevent-stats" | awk '$1 == "sent" { print $2 }'
+	layer_stat sent
 }
 
 # sent_wait N: wait until the kernel has sent N events in all
