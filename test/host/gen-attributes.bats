@@ -140,6 +140,55 @@ C
 	assert_stderr_partial 'duplicate name "ab*c"'
 }
 
+@test "two templates that share a name only at a channel above 10 fail, naming both" {
+	gen_from 'a*b2c power - a\na7b*c power - b\n'
+	assert_failure
+	assert_stderr_line 'attributes.txt:2: name "a7b*c" overlaps "a*b2c" (line 1)'
+	[ ! -e out.h ]
+	gen_from 'x42y* power - a\nx*y3 power - b\n'
+	assert_failure
+	assert_stderr_line 'attributes.txt:2: name "x*y3" overlaps "x42y*" (line 1)'
+	# x*y names x42y and x42y* names x42y0: no name is both
+	gen_from 'x*y power - a\nx42y* power - b\n'
+	assert_success
+}
+
+# For every pair of templates from a few prefixes and suffixes, the
+# generator accepts the pair exactly when no channel from 0 to 999 gives
+# both one name; their digits are short enough for those channels to tell.
+@test "every pair of templates fails exactly when they share a name" {
+	local a b want got wrong=
+
+	while read -r a b want; do
+		printf '%s power - a\n%s power - b\n' "$a" "$b" > attributes.txt
+		got=apart
+		"$gen" attributes.txt out.h 2>/dev/null || got=shared
+		[ "$want" = "$got" ] || wrong+=" $a/$b:$want,$got"
+	done < <(awk 'BEGIN {
+		np = split("a a12b a0b", p, " ")
+		ns = split(": b b12 c1", s, " ")
+		for (i = 1; i <= np; i++)
+			for (j = 1; j <= ns; j++)
+				t[++n] = p[i] "*" substr(s[j], s[j] == ":" ? 2 : 1)
+		for (i = 1; i <= n; i++) {
+			delete names
+			for (c = 0; c < 1000; c++) {
+				x = t[i]; sub(/\*/, c, x); names[x] = 1
+			}
+			for (j = i + 1; j <= n; j++) {
+				v = "apart"
+				for (c = 0; c < 1000 && v == "apart"; c++) {
+					y = t[j]; sub(/\*/, c, y)
+					if (y in names)
+						v = "shared"
+				}
+				print t[i], t[j], v
+			}
+		}
+	}')
+	[ -z "$wrong" ] || fail "wrong verdicts (pair:want,got):$wrong"
+}
+
 @test "an unknown class fails with its line number" {
 	gen_from 'foo general - ok\nbar thermal - no\n'
 	assert_failure
