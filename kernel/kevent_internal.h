@@ -51,10 +51,25 @@ struct kevent_record {
 
 /* kevent_main.c */
 extern struct workqueue_struct *kevent_wq;
+extern bool kevent_up;
 extern atomic64_t kevent_stat_sent;
 extern atomic64_t kevent_stat_coalesced;
 extern atomic64_t kevent_stat_failed;
 extern atomic64_t kevent_stat_unrecorded;
+
+/**
+ * kevent_layer_up - whether kevent_init() has set the layer up
+ *
+ * The API's entry points that make a source or send an event refuse with
+ * -ENODEV when it has not: built in, its init may have failed.
+ *
+ * Return: true once the layer is up, until its module's exit.
+ */
+static inline bool kevent_layer_up(void)
+{
+	/* Pairs with the release in kevent_init(): seen up, seen whole */
+	return smp_load_acquire(&kevent_up);
+}
 
 /* kevent_registry.c */
 int kevent_registry_lookup(const char *name, u32 *ret_channel);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of kevent's core: the registry of attribute names, the
- * coalescing arithmetic, the building of event messages and the refusal of
- * a second source of one attribute.
+ * coalescing arithmetic, the building of event messages, the refusal of
+ * a second source of one attribute or of a source registered twice, and a
+ * layer that did not start.
  *
  * Built as kevent_kunit.ko for kernels with KUnit; the suite runs when the
  * module is loaded, its results in /sys/kernel/debug/kunit/kevent/results.
@@ -436,6 +437,158 @@ out_put:
 	kobject_put(kobj);
 }
 
+static struct kobj_attribute kevent_test_label_attr =
+	__ATTR(label, 0444, kevent_test_attr_show, NULL);
+
+/*
+ * A kobject below /sys/kernel with the temperature and label attributes,
+ * put by the test's end; NULL, and the test failed, if it cannot be made.
+ */
+static struct kobject *kevent_test_kobject(struct kunit *test,
+					   const char *name)
+{
+	struct kobject *kobj;
+
+	kobj = kobject_create_and_add(name, kernel_kobj);
+	if (!kobj) {
+		KUNIT_FAIL(test, "cannot create the kobject %s", name);
+		return NULL;
+	}
+	if (sysfs_create_file(kobj, &kevent_test_attr.attr) ||
+	    sysfs_create_file(kobj, &kevent_test_label_attr.attr)) {
+		KUNIT_FAIL(test, "cannot create the attribute files");
+		kobject_put(kobj);
+		return NULL;
+	}
+
+	return kobj;
+}
+
+/*
+ * Registering a source that is registered already, for its attribute or
+ * another, is -EBUSY and leaves it whole: listed once, its file and path
+ * its own, notified as before. Unregistered, it registers again.
+ */
+static void kevent_test_source_register_twice(struct kunit *test)
+{
+	struct kevent_source *src;
+	struct kernfs_node *kn;
+	unsigned int count;
+	struct kobject *kobj;
+	char *path;
+
+	src = kunit_kzalloc(test, sizeof(*src), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	kobj = kevent_test_kobject(test, "kevent_kunit_twice");
+	if (!kobj)
+		return;
+
+	count = READ_ONCE(kevent_sources_count);
+	if (kevent_source_register(src, kobj, &kevent_test_attr.attr)) {
+		KUNIT_FAIL(test, "the first registration failed");
+		goto out_put;
+	}
+	kn = src->kn;
+	path = src->path;
+
+	KUNIT_EXPECT_EQ(test,
+			kevent_source_register(src, kobj,
+					       &kevent_test_attr.attr),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test,
+			kevent_source_register(src, kobj,
+					       &kevent_test_label_attr.attr),
+			-EBUSY);
+	KUNIT_EXPECT_PTR_EQ(test, src->kn, kn);
+	KUNIT_EXPECT_PTR_EQ(test, src->path, path);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kevent_sources_count), count + 1);
+	KUNIT_EXPECT_EQ(test, kevent_source_notify(src), 0);
+
+	kevent_source_unregister(src);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(kevent_sources_count), count);
+	KUNIT_EXPECT_EQ(test,
+			kevent_source_register(src, kobj,
+					       &kevent_test_label_attr.attr),
+			0);
+	kevent_source_unregister(src);
+out_put:
+	kobject_put(kobj);
+}
+
+/*
+ * kevent_source_move() of a source no longer registered is -ENOENT and
+ * gives it no path: unregistering frees the path, unlocked, so a move that
+ * took one then would leak it or race with that free.
+ */
+static void kevent_test_source_move_unregistered(struct kunit *test)
+{
+	struct kevent_source *src;
+	struct kobject *kobj;
+
+	src = kunit_kzalloc(test, sizeof(*src), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	kobj = kevent_test_kobject(test, "kevent_kunit_move");
+	if (!kobj)
+		return;
+
+	KUNIT_EXPECT_EQ(test, kevent_source_move(src, kobj), -ENOENT);
+	KUNIT_EXPECT_NULL(test, src->path);
+	if (kevent_source_register(src, kobj, &kevent_test_attr.attr)) {
+		KUNIT_FAIL(test, "the registration failed");
+		goto out_put;
+	}
+	KUNIT_EXPECT_EQ(test, kevent_source_move(src, kobj), 0);
+	KUNIT_EXPECT_NOT_NULL(test, src->path);
+	kevent_source_unregister(src);
+
+	KUNIT_EXPECT_EQ(test, kevent_source_move(src, kobj), -ENOENT);
+	KUNIT_EXPECT_NULL(test, src->path);
+out_put:
+	kobject_put(kobj);
+}
+
+/*
+ * A layer that is not up (built in, its init failed: its workqueue and
+ * family are gone) makes no source and sends nothing: each entry point is
+ * -ENODEV. The test takes the layer down for its span.
+ */
+static void kevent_test_layer_down(struct kunit *test)
+{
+	struct kevent_source *src, *added;
+	struct kobject *kobj;
+	s64 sent;
+
+	src = kunit_kzalloc(test, sizeof(*src), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	kobj = kevent_test_kobject(test, "kevent_kunit_down");
+	if (!kobj)
+		return;
+
+	sent = atomic64_read(&kevent_stat_sent) +
+	       atomic64_read(&kevent_stat_failed);
+	WRITE_ONCE(kevent_up, false);
+	KUNIT_EXPECT_EQ(test,
+			kevent_source_register(src, kobj,
+					       &kevent_test_attr.attr),
+			-ENODEV);
+	added = kevent_source_add(kobj, &kevent_test_label_attr.attr);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(added), -ENODEV);
+	KUNIT_EXPECT_EQ(test, kevent_notify(kobj, "temperature"), -ENODEV);
+	KUNIT_EXPECT_EQ(test, kevent_source_notify(src), -ENODEV);
+	WRITE_ONCE(kevent_up, true);
+
+	KUNIT_EXPECT_EQ(test,
+			atomic64_read(&kevent_stat_sent) +
+			atomic64_read(&kevent_stat_failed),
+			sent);
+	/* Whatever a broken layer let through is not left behind */
+	if (!IS_ERR_OR_NULL(added))
+		kevent_source_remove(added);
+	if (READ_ONCE(src->path))
+		kevent_source_unregister(src);
+	kobject_put(kobj);
+}
+
 static struct kunit_case kevent_test_cases[] = {
 	KUNIT_CASE(kevent_test_registry_roundtrip),
 	KUNIT_CASE(kevent_test_registry_stable_ids),
@@ -450,6 +603,9 @@ static struct kunit_case kevent_test_cases[] = {
 	KUNIT_CASE(kevent_test_message_no_room),
 	KUNIT_CASE(kevent_test_source_duplicate),
 	KUNIT_CASE(kevent_test_source_template),
+	KUNIT_CASE(kevent_test_source_register_twice),
+	KUNIT_CASE(kevent_test_source_move_unregistered),
+	KUNIT_CASE(kevent_test_layer_down),
 	{}
 };
 

@@ -19,9 +19,21 @@
 
 struct workqueue_struct *kevent_wq;
 
+/*
+ * Whether the layer is up, set once kevent_init() has done all it does
+ * (see kevent_layer_up()). Built in, an init that failed leaves the kernel
+ * running with the drivers that call the API: they find the layer down,
+ * and neither queue on its freed workqueue nor send through its
+ * unregistered family.
+ */
+bool kevent_up;
+EXPORT_SYMBOL_IF_KUNIT(kevent_up);
+
 atomic64_t kevent_stat_sent = ATOMIC64_INIT(0);
+EXPORT_SYMBOL_IF_KUNIT(kevent_stat_sent);
 atomic64_t kevent_stat_coalesced = ATOMIC64_INIT(0);
 atomic64_t kevent_stat_failed = ATOMIC64_INIT(0);
+EXPORT_SYMBOL_IF_KUNIT(kevent_stat_failed);
 atomic64_t kevent_stat_unrecorded = ATOMIC64_INIT(0);
 
 static struct dentry *kevent_debugfs;
@@ -66,18 +78,23 @@ static int __init kevent_init(void)
 	debugfs_create_file("memory", 0400, kevent_debugfs, NULL,
 			    &kevent_memory_fops);
 
+	/* Pairs with kevent_layer_up(): all of the above is seen done */
+	smp_store_release(&kevent_up, true);
+
 	return 0;
 
 out_replay_exit:
 	kevent_replay_exit();
 out_destroy_wq:
 	destroy_workqueue(kevent_wq);
+	kevent_wq = NULL;
 
 	return ret;
 }
 
 static void __exit kevent_exit(void)
 {
+	WRITE_ONCE(kevent_up, false);
 	debugfs_remove_recursive(kevent_debugfs);
 	/* Users of the API hold a reference on this module: none is left. */
 	kevent_sources_release_all();

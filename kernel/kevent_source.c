@@ -72,6 +72,7 @@ MODULE_PARM_DESC(coalesce_ms,
 DEFINE_MUTEX(kevent_sources_lock);
 LIST_HEAD(kevent_sources);
 unsigned int kevent_sources_count;
+EXPORT_SYMBOL_IF_KUNIT(kevent_sources_count);
 unsigned int kevent_sources_gen = 1;
 static unsigned long kevent_sources_next_id;
 /* The sources by attribute file, under kevent_sources_lock too */
@@ -274,6 +275,9 @@ int kevent_source_register_class(struct kevent_source *src,
 	if (!src || !kobj || !attr || class > KEVENT_CLASS_MAX)
 		return -EINVAL;
 
+	if (!kevent_layer_up())
+		return -ENODEV;
+
 	attr_id = kevent_registry_lookup(attr->name, &channel);
 	if (attr_id < 0)
 		return attr_id;
@@ -288,6 +292,23 @@ int kevent_source_register_class(struct kevent_source *src,
 		goto out_put_kn;
 	}
 
+	mutex_lock(&kevent_sources_lock);
+	/*
+	 * Both checks come before @src is written: a source registered
+	 * already is live, its work may be queued and its path in use.
+	 */
+	if (hash_hashed(&src->hnode)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	hash_for_each_possible(kevent_sources_by_kn, iter, hnode,
+			       (unsigned long)kn) {
+		if (iter->kn == kn) {
+			ret = -EEXIST;
+			goto out_unlock;
+		}
+	}
+
 	INIT_DELAYED_WORK(&src->work, kevent_source_work);
 	atomic_set(&src->pending, 0);
 	src->last_sent = 0;
@@ -297,16 +318,6 @@ int kevent_source_register_class(struct kevent_source *src,
 	src->attr_id = attr_id;
 	src->channel = channel;
 	src->class = class;
-
-	mutex_lock(&kevent_sources_lock);
-	hash_for_each_possible(kevent_sources_by_kn, iter, hnode,
-			       (unsigned long)kn) {
-		if (iter->kn == kn) {
-			mutex_unlock(&kevent_sources_lock);
-			ret = -EEXIST;
-			goto out_free_path;
-		}
-	}
 	src->id = ++kevent_sources_next_id;
 	list_add_tail(&src->node, &kevent_sources);
 	hash_add(kevent_sources_by_kn, &src->hnode, (unsigned long)kn);
@@ -318,9 +329,8 @@ int kevent_source_register_class(struct kevent_source *src,
 
 	return 0;
 
-out_free_path:
-	src->kn = NULL;
-	src->path = NULL;
+out_unlock:
+	mutex_unlock(&kevent_sources_lock);
 	kfree(path);
 out_put_kn:
 	kernfs_put(kn);
@@ -351,8 +361,9 @@ EXPORT_SYMBOL_GPL(kevent_source_register_class);
  * Context: Process context.
  * Return: 0, or -EINVAL if the attribute's name is not in the registry or
  * contains a '/', -ENOENT if @kobj has no such attribute file, -EEXIST if
- * it is already a source, -ENAMETOOLONG if the kobject's path is
- * %KEVENT_PATH_MAX bytes or longer, -ENOMEM.
+ * it is already a source, -EBUSY if @src is registered already (it is left
+ * as it was), -ENAMETOOLONG if the kobject's path is %KEVENT_PATH_MAX bytes
+ * or longer, -ENODEV if the layer did not start, -ENOMEM.
  */
 int kevent_source_register(struct kevent_source *src, struct kobject *kobj,
 			   const struct attribute *attr)
@@ -438,9 +449,13 @@ EXPORT_SYMBOL_GPL(kevent_source_unregister);
  * the source: notifications counted and not yet reported go out with the
  * new path, none with the old one, which no longer exists.
  *
+ * It may race with kevent_source_unregister() of @src: once that has
+ * begun, the call does nothing and returns -ENOENT.
+ *
  * Context: Process context.
- * Return: 0, -ENAMETOOLONG if the new path is %KEVENT_PATH_MAX bytes or
- * longer, -ENOMEM; the source keeps its old path then.
+ * Return: 0, -ENOENT if @src is not registered, -ENAMETOOLONG if the new
+ * path is %KEVENT_PATH_MAX bytes or longer, -ENOMEM; the source keeps its
+ * old path on error.
  */
 int kevent_source_move(struct kevent_source *src, struct kobject *kobj)
 {
@@ -453,6 +468,15 @@ int kevent_source_move(struct kevent_source *src, struct kobject *kobj)
 		return PTR_ERR(path);
 
 	mutex_lock(&kevent_sources_lock);
+	/*
+	 * Once unlisted, the source is kevent_source_close()'s, which frees
+	 * its path without this lock: leave it be.
+	 */
+	if (!hash_hashed(&src->hnode)) {
+		mutex_unlock(&kevent_sources_lock);
+		kfree(path);
+		return -ENOENT;
+	}
 	mutex_lock(&kevent_source_paths_lock);
 	old = src->path;
 	src->path = path;
@@ -556,7 +580,8 @@ EXPORT_SYMBOL_GPL(kevent_source_add_class);
  * Return: the new source, or an ERR_PTR(): -EINVAL if the attribute's name
  * is not in the registry or contains a '/', -ENOENT if @kobj has no such
  * attribute file, -EEXIST if it is already a source, -ENAMETOOLONG if the
- * kobject's path is %KEVENT_PATH_MAX bytes or longer, -ENOMEM.
+ * kobject's path is %KEVENT_PATH_MAX bytes or longer, -ENODEV if the layer
+ * did not start, -ENOMEM.
  */
 struct kevent_source *kevent_source_add(struct kobject *kobj,
 					const struct attribute *attr)
@@ -683,7 +708,8 @@ EXPORT_SYMBOL_GPL(kevent_source_notify);
  * Return: 0 once the event is sent (or counted as failed, see the stats),
  * -EINVAL if @attr is not in the registry or contains a '/', -ENOENT if
  * @kobj has no such attribute file, -ENAMETOOLONG if the kobject's path is
- * %KEVENT_PATH_MAX bytes or longer, -ENOMEM. No event is sent on error.
+ * %KEVENT_PATH_MAX bytes or longer, -ENODEV if the layer did not start,
+ * -ENOMEM. No event is sent on error.
  */
 int kevent_notify(struct kobject *kobj, const char *attr)
 {
@@ -696,6 +722,9 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 
 	if (!kobj)
 		return -EINVAL;
+
+	if (!kevent_layer_up())
+		return -ENODEV;
 
 	attr_id = kevent_registry_lookup(attr, &channel);
 	if (attr_id < 0)
