@@ -140,7 +140,7 @@ C
 	assert_stderr_partial 'duplicate name "ab*c"'
 }
 
-@test "two templates that share a name only at a channel above 10 fail, naming both" {
+@test "two templates that share a name only at channels other than 0, 1 and 10 fail, naming both" {
 	gen_from 'a*b2c power - a\na7b*c power - b\n'
 	assert_failure
 	assert_stderr_line 'attributes.txt:2: name "a7b*c" overlaps "a*b2c" (line 1)'
@@ -157,13 +157,15 @@ C
 # generator accepts the pair exactly when no channel from 0 to 999 gives
 # both one name; their digits are short enough for those channels to tell.
 @test "every pair of templates fails exactly when they share a name" {
-	local a b want got wrong=
+	local a b want got wrong= pairs=0 shared=0
 
 	while read -r a b want; do
 		printf '%s power - a\n%s power - b\n' "$a" "$b" > attributes.txt
 		got=apart
 		"$gen" attributes.txt out.h 2>/dev/null || got=shared
 		[ "$want" = "$got" ] || wrong+=" $a/$b:$want,$got"
+		pairs=$((pairs + 1))
+		[ "$want" = apart ] || shared=$((shared + 1))
 	done < <(awk 'BEGIN {
 		np = split("a a12b a0b", p, " ")
 		ns = split(": b b12 c1", s, " ")
@@ -187,6 +189,9 @@ C
 		}
 	}')
 	[ -z "$wrong" ] || fail "wrong verdicts (pair:want,got):$wrong"
+	# 12 templates, and pairs of both kinds
+	[ "$pairs" -eq 66 ]
+	[ "$shared" -gt 0 ]
 }
 
 @test "an unknown class fails with its line number" {
