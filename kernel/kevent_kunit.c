@@ -365,6 +365,33 @@ static ssize_t kevent_test_attr_show(struct kobject *kobj,
 static struct kobj_attribute kevent_test_attr =
 	__ATTR(temperature, 0444, kevent_test_attr_show, NULL);
 
+static struct kobj_attribute kevent_test_label_attr =
+	__ATTR(label, 0444, kevent_test_attr_show, NULL);
+
+/*
+ * A kobject below /sys/kernel with the temperature and label attributes,
+ * put by the test's end; NULL, and the test failed, if it cannot be made.
+ */
+static struct kobject *kevent_test_kobject(struct kunit *test,
+					   const char *name)
+{
+	struct kobject *kobj;
+
+	kobj = kobject_create_and_add(name, kernel_kobj);
+	if (!kobj) {
+		KUNIT_FAIL(test, "cannot create the kobject %s", name);
+		return NULL;
+	}
+	if (sysfs_create_file(kobj, &kevent_test_attr.attr) ||
+	    sysfs_create_file(kobj, &kevent_test_label_attr.attr)) {
+		KUNIT_FAIL(test, "cannot create the attribute files");
+		kobject_put(kobj);
+		return NULL;
+	}
+
+	return kobj;
+}
+
 /*
  * A second source of one attribute file is -EEXIST; the same name on
  * another kobject is a source of its own; once removed, an attribute can
@@ -375,17 +402,10 @@ static void kevent_test_source_duplicate(struct kunit *test)
 	struct kevent_source *a, *b, *again, *dup;
 	struct kobject *ka, *kb;
 
-	ka = kobject_create_and_add("kevent_kunit_a", kernel_kobj);
-	kb = kobject_create_and_add("kevent_kunit_b", kernel_kobj);
-	if (!ka || !kb) {
-		KUNIT_FAIL(test, "cannot create the kobjects");
+	ka = kevent_test_kobject(test, "kevent_kunit_a");
+	kb = kevent_test_kobject(test, "kevent_kunit_b");
+	if (!ka || !kb)
 		goto out_put;
-	}
-	if (sysfs_create_file(ka, &kevent_test_attr.attr) ||
-	    sysfs_create_file(kb, &kevent_test_attr.attr)) {
-		KUNIT_FAIL(test, "cannot create the attribute files");
-		goto out_put;
-	}
 
 	a = kevent_source_add(ka, &kevent_test_attr.attr);
 	KUNIT_EXPECT_FALSE(test, IS_ERR(a));
@@ -435,33 +455,6 @@ static void kevent_test_source_template(struct kunit *test)
 	kevent_source_remove(src);
 out_put:
 	kobject_put(kobj);
-}
-
-static struct kobj_attribute kevent_test_label_attr =
-	__ATTR(label, 0444, kevent_test_attr_show, NULL);
-
-/*
- * A kobject below /sys/kernel with the temperature and label attributes,
- * put by the test's end; NULL, and the test failed, if it cannot be made.
- */
-static struct kobject *kevent_test_kobject(struct kunit *test,
-					   const char *name)
-{
-	struct kobject *kobj;
-
-	kobj = kobject_create_and_add(name, kernel_kobj);
-	if (!kobj) {
-		KUNIT_FAIL(test, "cannot create the kobject %s", name);
-		return NULL;
-	}
-	if (sysfs_create_file(kobj, &kevent_test_attr.attr) ||
-	    sysfs_create_file(kobj, &kevent_test_label_attr.attr)) {
-		KUNIT_FAIL(test, "cannot create the attribute files");
-		kobject_put(kobj);
-		return NULL;
-	}
-
-	return kobj;
 }
 
 /*
