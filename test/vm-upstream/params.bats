@@ -36,7 +36,7 @@ teardown()
 		sensor_test_set 0 temperature $((30000 + i))
 		sleep 0.2
 	done
-	last=$("$KEVENT_TOP/test/tools/kevent-stats" | awk '$1 == "sent" { print $2 }')
+	last=$(layer_stat sent)
 	[ -n "$last" ]
 	# The newest event, the sensor's last: its sequence number is the
 	# number of events sent since boot
