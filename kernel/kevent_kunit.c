@@ -99,7 +99,7 @@ static void kevent_test_registry_templates(struct kunit *test)
 		"temp1_alarm_",
 		"temp1_alarms",
 		"temp*_alarm",
-		"temp1_min_alarm",	/* not in the registry */
+		"temp1_lcrit_alarm",	/* not in the registry */
 		"temp1_input",
 	};
 	char buf[KEVENT_ATTR_NAME_MAX];

@@ -39,7 +39,7 @@ UNIT_TEST(test_registry_template_non_names)
 		"temp1_alarms",
 		"xtemp1_alarm",
 		"temp*_alarm",		/* the template's own text */
-		"temp1_min_alarm",	/* not in the registry */
+		"temp1_lcrit_alarm",	/* not in the registry */
 		"temp1_input",
 		"",
 	};

@@ -69,7 +69,7 @@ notify_hook()
 
 	before=$("$STATS")
 	watch_start --json --timeout 3
-	for name in temp1_input temp01_alarm temp_alarm temp1_min_alarm \
+	for name in temp1_input temp01_alarm temp_alarm temp1_lcrit_alarm \
 		'temp*_alarm' temp1234567890_alarm; do
 		notify_hook "hwmon:$name"
 		assert_failure
