@@ -99,4 +99,19 @@ hrtimer_setup(struct hrtimer *timer,
 #define kevent_dev_offline(dev)		data_race((bool)(dev)->offline)
 #endif
 
+/*
+ * 6.15 "kernfs: Use RCU to access kernfs_node::parent" and "kernfs: Use RCU
+ * to access kernfs_node::name": both are RCU pointers since. The node of a
+ * sysfs attribute file never moves nor changes its name, so its own parent
+ * and name are stable while it is referenced; a directory's parent is read
+ * under rcu_read_lock().
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+#define kevent_kn_parent(kn)	rcu_dereference_check((kn)->__parent, true)
+#define kevent_kn_name(kn)	rcu_dereference_check((kn)->name, true)
+#else
+#define kevent_kn_parent(kn)	READ_ONCE((kn)->parent)
+#define kevent_kn_name(kn)	((kn)->name)
+#endif
+
 #endif /* _KEVENT_COMPAT_H */

@@ -18,6 +18,7 @@
 #include "uapi/kevent.h"
 
 struct kernfs_node;
+struct seq_file;
 struct sk_buff;
 
 /* Longest coalescing window the coalesce_ms module parameter allows */
@@ -29,7 +30,10 @@ struct sk_buff;
  * @class_seq: its sequence number within its class
  * @timestamp: CLOCK_BOOTTIME of the event, nanoseconds
  * @path: kobject path below /sys (owned by the entry in the replay ring)
- * @attr_id: registry id of the attribute
+ * @name: the attribute's name when the registry does not list it
+ *	(@attr_id is %KEVENT_ATTR_ID_NONE), else NULL (held with @path in
+ *	the replay ring)
+ * @attr_id: registry id of the attribute, or %KEVENT_ATTR_ID_NONE
  * @channel: channel number of a name of a template of the registry, else
  *	%KEVENT_NO_CHANNEL
  * @class: class of the event
@@ -42,6 +46,7 @@ struct kevent_record {
 	u64 class_seq;
 	u64 timestamp;
 	const char *path;
+	const char *name;
 	u32 attr_id;
 	u32 channel;
 	enum kevent_class class;
@@ -85,6 +90,15 @@ extern unsigned int kevent_sources_gen;
 void kevent_sources_release_all(void);
 size_t kevent_sources_memory(unsigned int *ret_count);
 u64 kevent_coalesce_wait(u64 now, u64 last_sent, bool sent, u64 window);
+u64 kevent_coalesce_window(void);
+
+/* kevent_kernfs.c */
+void kevent_kernfs_init(void);
+void kevent_kernfs_exit(void);
+void kevent_kernfs_notify(struct kernfs_node *kn);
+void kevent_kernfs_recheck_windows(void);
+void kevent_kernfs_stats_show(struct seq_file *m);
+enum kevent_class kevent_kernfs_class(const char *path);
 
 /* kevent_replay.c */
 int kevent_replay_init(void);
@@ -99,8 +113,10 @@ int kevent_replay_foreach(u64 after,
 /* kevent_netlink.c */
 int kevent_netlink_init(void);
 void kevent_netlink_exit(void);
-u64 kevent_emit(const char *path, u32 attr_id, u32 channel,
-		enum kevent_class class, u32 coalesced, bool restricted);
+u64 kevent_emit(const char *path, const char *name, u32 attr_id,
+		u32 channel, enum kevent_class class, u32 coalesced,
+		bool restricted);
+void kevent_emit_lost(void);
 bool kevent_attr_restricted(struct kernfs_node *kn);
 size_t kevent_event_size(const char *path, const char *name);
 int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec);

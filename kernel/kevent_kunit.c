@@ -334,6 +334,75 @@ static void kevent_test_message_template_name(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/* An event of a name the registry lacks carries the name and no id */
+static void kevent_test_message_unlisted_name(struct kunit *test)
+{
+	static const char path[] = "/devices/virtual/block/md0/md";
+	const struct kevent_record rec = {
+		.path = path,
+		.name = "array_state_x",
+		.attr_id = KEVENT_ATTR_ID_NONE,
+		.channel = KEVENT_NO_CHANNEL,
+		.class = KEVENT_CLASS_STORAGE,
+	};
+	struct nlattr *tb[KEVENT_A_MAX + 1];
+	struct sk_buff *skb;
+
+	skb = kevent_test_put_parse(test, &rec, rec.name, tb);
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_ATTR_NAME]);
+	KUNIT_EXPECT_STREQ(test, (char *)nla_data(tb[KEVENT_A_ATTR_NAME]),
+			   "array_state_x");
+	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_ATTR_ID]);
+	KUNIT_EXPECT_EQ(test, nla_get_u32(tb[KEVENT_A_ATTR_ID]),
+			(u32)KEVENT_ATTR_ID_NONE);
+
+	kfree_skb(skb);
+}
+
+/*
+ * The class of a name the registry lacks: that of the subsystem nearest the
+ * attribute on its path, fs below /fs, else general
+ */
+static void kevent_test_kernfs_class(struct kunit *test)
+{
+	static const struct {
+		const char *path;
+		enum kevent_class class;
+	} cases[] = {
+		{ "/devices/virtual/block/md0/md", KEVENT_CLASS_STORAGE },
+		{ "/devices/virtual/block/md0/md/dev-loop1",
+		  KEVENT_CLASS_STORAGE },
+		{ "/fs/ext4/loop0", KEVENT_CLASS_FS },
+		{ "/fs", KEVENT_CLASS_FS },
+		{ "/fsx/a", KEVENT_CLASS_GENERAL },
+		{ "/devices/platform/coretemp.0/hwmon/hwmon1",
+		  KEVENT_CLASS_POWER },
+		{ "/devices/virtual/thermal/thermal_zone0", KEVENT_CLASS_POWER },
+		{ "/devices/LNXSYSTM:00/power_supply/BAT0", KEVENT_CLASS_POWER },
+		{ "/devices/virtual/net/dummy0", KEVENT_CLASS_NET },
+		{ "/devices/virtual/net/dummy0/queues/rx-0", KEVENT_CLASS_NET },
+		{ "/devices/system/cpu/cpu1", KEVENT_CLASS_HOTPLUG },
+		{ "/devices/pci0000:00/0000:00:14.0/usb1/1-1",
+		  KEVENT_CLASS_HOTPLUG },
+		{ "/devices/pci0000:00/0000:00:14.0/usbx/1-1",
+		  KEVENT_CLASS_GENERAL },
+		{ "/devices/platform/typec/port0", KEVENT_CLASS_HOTPLUG },
+		/* The nearest wins: a network device below a USB device */
+		{ "/devices/pci0000:00/0000:00:14.0/usb1/1-1/1-1:1.0/net/usb0",
+		  KEVENT_CLASS_NET },
+		{ "/devices/platform/leds/leds/input0::capslock",
+		  KEVENT_CLASS_GENERAL },
+		{ "/kernel/mm/transparent_hugepage", KEVENT_CLASS_GENERAL },
+		{ "/", KEVENT_CLASS_GENERAL },
+		{ "", KEVENT_CLASS_GENERAL },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test, kevent_kernfs_class(cases[i].path),
+				    cases[i].class, "path %s", cases[i].path);
+}
+
 /* A message without room for all the attributes: -EMSGSIZE */
 static void kevent_test_message_no_room(struct kunit *test)
 {
@@ -593,6 +662,8 @@ static struct kunit_case kevent_test_cases[] = {
 	KUNIT_CASE(kevent_test_coalesce_storm),
 	KUNIT_CASE(kevent_test_message_build),
 	KUNIT_CASE(kevent_test_message_template_name),
+	KUNIT_CASE(kevent_test_message_unlisted_name),
+	KUNIT_CASE(kevent_test_kernfs_class),
 	KUNIT_CASE(kevent_test_message_no_room),
 	KUNIT_CASE(kevent_test_source_duplicate),
 	KUNIT_CASE(kevent_test_source_template),

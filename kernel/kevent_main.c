@@ -2,8 +2,9 @@
 /*
  * kevent: attribute-based kernel events over generic netlink.
  *
- * Module setup, the counters reported by KEVENT_CMD_GET_STATS, and the
- * memory the layer takes, in debugfs: kevent/memory.
+ * Module setup, the counters reported by KEVENT_CMD_GET_STATS, and in
+ * debugfs the memory the layer takes (kevent/memory) and the counters of
+ * the probe on kernfs_notify() (kevent/sysfs_notify).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -54,6 +55,15 @@ static int kevent_memory_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(kevent_memory);
 
+/* The counters of the probe on kernfs_notify() (kevent_kernfs.c) */
+static int kevent_sysfs_notify_show(struct seq_file *m, void *v)
+{
+	kevent_kernfs_stats_show(m);
+
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kevent_sysfs_notify);
+
 static int __init kevent_init(void)
 {
 	int ret;
@@ -74,9 +84,13 @@ static int __init kevent_init(void)
 	if (ret)
 		goto out_replay_exit;
 
+	kevent_kernfs_init();
+
 	kevent_debugfs = debugfs_create_dir("kevent", NULL);
 	debugfs_create_file("memory", 0400, kevent_debugfs, NULL,
 			    &kevent_memory_fops);
+	debugfs_create_file("sysfs_notify", 0400, kevent_debugfs, NULL,
+			    &kevent_sysfs_notify_fops);
 
 	/* Pairs with kevent_layer_up(): all of the above is seen done */
 	smp_store_release(&kevent_up, true);
@@ -96,6 +110,7 @@ static void __exit kevent_exit(void)
 {
 	WRITE_ONCE(kevent_up, false);
 	debugfs_remove_recursive(kevent_debugfs);
+	kevent_kernfs_exit();
 	/* Users of the API hold a reference on this module: none is left. */
 	kevent_sources_release_all();
 	kevent_netlink_exit();

@@ -59,15 +59,19 @@ size_t kevent_event_size(const char *path, const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(kevent_event_size);
 
-static int kevent_put_attr(struct sk_buff *msg, const char *path, u32 attr_id,
-			   u32 channel, enum kevent_class class)
+/* @name: the attribute's name if the registry does not list it, else NULL */
+static int kevent_put_attr(struct sk_buff *msg, const char *path,
+			   const char *name, u32 attr_id, u32 channel,
+			   enum kevent_class class)
 {
 	char buf[KEVENT_ATTR_NAME_MAX];
 
+	if (!name)
+		name = kevent_registry_name(attr_id, channel, buf);
+
 	if (nla_put_u32(msg, KEVENT_A_CLASS, class) ||
 	    nla_put_string(msg, KEVENT_A_PATH, path) ||
-	    nla_put_string(msg, KEVENT_A_ATTR_NAME,
-			   kevent_registry_name(attr_id, channel, buf)) ||
+	    nla_put_string(msg, KEVENT_A_ATTR_NAME, name) ||
 	    nla_put_u32(msg, KEVENT_A_ATTR_ID, attr_id))
 		return -EMSGSIZE;
 
@@ -90,8 +94,8 @@ int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec)
 			      KEVENT_A_PAD) ||
 	    nla_put_u64_64bit(msg, KEVENT_A_TIMESTAMP, rec->timestamp,
 			      KEVENT_A_PAD) ||
-	    kevent_put_attr(msg, rec->path, rec->attr_id, rec->channel,
-			    rec->class) ||
+	    kevent_put_attr(msg, rec->path, rec->name, rec->attr_id,
+			    rec->channel, rec->class) ||
 	    nla_put_u32(msg, KEVENT_A_COALESCED, rec->coalesced))
 		return -EMSGSIZE;
 
@@ -115,7 +119,8 @@ ALLOW_ERROR_INJECTION(kevent_event_msg_new, NULL);
 /**
  * kevent_emit - send an event to the multicast group of its class
  * @path: kobject path below /sys
- * @attr_id: registry id of the attribute
+ * @name: the attribute's name if the registry does not list it, else NULL
+ * @attr_id: registry id of the attribute, %KEVENT_ATTR_ID_NONE with @name
  * @channel: channel number of a name of a template of the registry, else
  *	%KEVENT_NO_CHANNEL
  * @class: class of the event, the multicast group it is sent to
@@ -138,13 +143,14 @@ ALLOW_ERROR_INJECTION(kevent_event_msg_new, NULL);
  * Context: Process context.
  * Return: the event's timestamp, CLOCK_BOOTTIME nanoseconds.
  */
-u64 kevent_emit(const char *path, u32 attr_id, u32 channel,
-		enum kevent_class class, u32 coalesced, bool restricted)
+u64 kevent_emit(const char *path, const char *name, u32 attr_id,
+		u32 channel, enum kevent_class class, u32 coalesced,
+		bool restricted)
 {
 	char buf[KEVENT_ATTR_NAME_MAX];
-	const char *name = kevent_registry_name(attr_id, channel, buf);
 	struct kevent_record rec = {
 		.path = path,
+		.name = name,
 		.attr_id = attr_id,
 		.channel = channel,
 		.class = class,
@@ -168,7 +174,8 @@ u64 kevent_emit(const char *path, u32 attr_id, u32 channel,
 		goto out_unlock;
 	}
 
-	msg = kevent_event_msg_new(path, name);
+	msg = kevent_event_msg_new(path, name ?:
+				   kevent_registry_name(attr_id, channel, buf));
 	if (!msg)
 		goto out_failed;
 
@@ -204,6 +211,26 @@ out_unlock:
 	mutex_unlock(&kevent_emit_lock);
 
 	return rec.timestamp;
+}
+
+/**
+ * kevent_emit_lost - account for an event that could not be taken in
+ *
+ * The sequence number, and that of every class, skip one: every listener
+ * sees a gap at its next event, and knows it missed one (an overrun).
+ *
+ * Context: Process context.
+ */
+void kevent_emit_lost(void)
+{
+	int class;
+
+	mutex_lock(&kevent_emit_lock);
+	kevent_seq++;
+	for (class = 0; class < __KEVENT_CLASS_MAX; class++)
+		kevent_class_seq[class]++;
+	mutex_unlock(&kevent_emit_lock);
+	atomic64_inc(&kevent_stat_failed);
 }
 
 /*
@@ -260,7 +287,8 @@ int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 		}
 		genl_dump_check_consistent(cb, hdr);
 
-		if (kevent_put_attr(skb, src->path, src->attr_id, src->channel,
+		if (kevent_put_attr(skb, src->path, NULL, src->attr_id,
+				    src->channel,
 				    src->class)) {
 			genlmsg_cancel(skb, hdr);
 			full = true;

@@ -97,7 +97,7 @@ void kevent_replay_exit(void)
 /**
  * kevent_replay_record - remember an event
  * @rec: the event; its sequence number is greater than that of any event
- *	recorded before. Its path is copied.
+ *	recorded before. Its path and name are copied.
  *
  * An event that cannot be recorded (out of memory) is left out of the
  * ring; a replay then shows a gap in the sequence numbers.
@@ -108,14 +108,21 @@ void kevent_replay_exit(void)
 int kevent_replay_record(const struct kevent_record *rec)
 {
 	struct kevent_record *entry;
+	size_t path_len, name_len;
 	char *copy;
 
 	if (!kevent_replay_size)
 		return 0;
 
-	copy = kstrdup(rec->path, GFP_KERNEL);
+	/* The path, and after it the name the registry does not list */
+	path_len = strlen(rec->path) + 1;
+	name_len = rec->name ? strlen(rec->name) + 1 : 0;
+	copy = kmalloc(path_len + name_len, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
+	memcpy(copy, rec->path, path_len);
+	if (rec->name)
+		memcpy(copy + path_len, rec->name, name_len);
 
 	mutex_lock(&kevent_replay_lock);
 
@@ -134,6 +141,7 @@ int kevent_replay_record(const struct kevent_record *rec)
 	kfree(entry->path);
 	*entry = *rec;
 	entry->path = copy;
+	entry->name = rec->name ? copy + path_len : NULL;
 
 	mutex_unlock(&kevent_replay_lock);
 

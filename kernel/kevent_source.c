@@ -49,8 +49,10 @@ static int kevent_coalesce_param_set(const char *val,
 	int ret;
 
 	ret = param_set_uint_minmax(val, kp, 0, KEVENT_COALESCE_MS_MAX);
-	if (!ret)
+	if (!ret) {
 		kevent_sources_recheck_windows();
+		kevent_kernfs_recheck_windows();
+	}
 
 	return ret;
 }
@@ -162,6 +164,17 @@ u64 kevent_coalesce_wait(u64 now, u64 last_sent, bool sent, u64 window)
 }
 EXPORT_SYMBOL_IF_KUNIT(kevent_coalesce_wait);
 
+/**
+ * kevent_coalesce_window - the coalescing window
+ *
+ * Context: Any context.
+ * Return: the window of the coalesce_ms parameter, in nanoseconds.
+ */
+u64 kevent_coalesce_window(void)
+{
+	return (u64)READ_ONCE(coalesce_ms) * NSEC_PER_MSEC;
+}
+
 /*
  * Report the notifications counted as one event, and start the window from
  * it; false if there were none.
@@ -177,13 +190,14 @@ static bool kevent_source_send(struct kevent_source *src)
 	if (count > 1)
 		atomic64_add(count - 1, &kevent_stat_coalesced);
 
-	kernfs_notify(src->kn);
+	kevent_kernfs_notify(src->kn);
 	/*
 	 * The window runs from the event's own timestamp, so that listeners
 	 * see consecutive events of a source at least a window apart.
 	 */
 	mutex_lock(&kevent_source_paths_lock);
-	src->last_sent = kevent_emit(src->path, src->attr_id, src->channel,
+	src->last_sent = kevent_emit(src->path, NULL, src->attr_id,
+				     src->channel,
 				     src->class, count - 1,
 				     kevent_attr_restricted(src->kn));
 	mutex_unlock(&kevent_source_paths_lock);
@@ -196,7 +210,7 @@ static void kevent_source_work(struct work_struct *work)
 {
 	struct kevent_source *src = container_of(to_delayed_work(work),
 						 struct kevent_source, work);
-	u64 window = (u64)READ_ONCE(coalesce_ms) * NSEC_PER_MSEC;
+	u64 window = kevent_coalesce_window();
 	u64 now = ktime_get_boottime_ns();
 	u64 wait;
 
@@ -735,7 +749,7 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 		return PTR_ERR(kn);
 
 	/* poll()ers are woken even when the event cannot be sent */
-	kernfs_notify(kn);
+	kevent_kernfs_notify(kn);
 
 	path = kevent_get_path(kobj);
 	if (IS_ERR(path)) {
@@ -743,7 +757,8 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 		return PTR_ERR(path);
 	}
 
-	kevent_emit(path, attr_id, channel, kevent_registry_class(attr_id), 0,
+	kevent_emit(path, NULL, attr_id, channel,
+		    kevent_registry_class(attr_id), 0,
 		    kevent_attr_restricted(kn));
 
 	kfree(path);

@@ -12,6 +12,7 @@
 
 #define KEVENT_PATH_MAX		3072
 #define KEVENT_ATTR_NAME_MAX	64
+#define KEVENT_ATTR_ID_NONE	4294967295
 
 /*
  * The class of an attribute, from the registry; each class is a multicast

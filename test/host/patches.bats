@@ -177,7 +177,8 @@ diff_lines()
 	# The headers from their places in the tree, and the newest kernel's
 	# API where kevent_compat.h has a shim; nothing else
 	# once the module exit's helpers are out, which built in are not used
-	for f in kevent_source.c kevent_netlink.c kevent_internal.h kevent_kunit.c; do
+	for f in kevent_source.c kevent_netlink.c kevent_internal.h kevent_kunit.c \
+		kevent_kernfs.c; do
 		sed -e '/^\/\* Sources left at module exit/,/^}$/d' \
 		    -e '/^void __exit kevent_netlink_exit(void)$/,/^}$/d' \
 		    -e '/^void kevent_sources_release_all(void);$/d' \
@@ -187,6 +188,7 @@ diff_lines()
 			grep -vE '^< #include (<kevent.h>|\"kevent_compat.h\"|\"include/kevent.h\"|\"uapi/kevent.h\")\$' |
 			grep -vE '^> #include <(linux|uapi/linux)/kevent.h>\$' |
 			grep -vE '^< .*kevent_dumpit_attrs\(info\)|^> .*info->info\.attrs' |
+			grep -vE '^< .*kevent_kn_(parent|name)\([a-z]+\)|^> .*rcu_dereference_check\([a-z]+->(__parent|name), true\)' |
 			grep -vE '^< MODULE_IMPORT_NS\(KEVENT_KUNIT_NS\);\$|^> MODULE_IMPORT_NS\(\"EXPORTED_FOR_KUNIT_TESTING\"\);\$'"
 		assert_output ''
 	done

@@ -7,9 +7,11 @@
  * It registers the platform device kevent-stock-hwmon.0 and, below it, the
  * hwmon device "kevent_stock_hwmon": temp1_input (writable here, to set
  * the temperature, in millidegrees Celsius), temp1_max (80000) and
- * temp1_alarm (temp1_input > temp1_max). A write that flips the alarm calls
- * hwmon_notify_event(), which sends a change uevent with NAME=temp1_alarm
- * and wakes the pollers of temp1_alarm (sysfs_notify()).
+ * temp1_alarm (temp1_input > temp1_max), and temp1_fault (temp1_input at
+ * or below absolute zero: the sensor is broken). A write that flips the
+ * alarm or the fault calls hwmon_notify_event(), which sends a change
+ * uevent with NAME=temp1_alarm (temp1_fault) and wakes the pollers of that
+ * attribute (sysfs_notify()).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -21,6 +23,7 @@
 #include <linux/platform_device.h>
 
 #define KEVENT_STOCK_HWMON_MAX	80000
+#define KEVENT_STOCK_HWMON_ZERO	(-273150)
 
 static struct platform_device *kevent_stock_hwmon_pdev;
 static struct device *kevent_stock_hwmon_dev;
@@ -32,6 +35,11 @@ static DEFINE_MUTEX(kevent_stock_hwmon_lock);	/* protects the temperature */
 static bool kevent_stock_hwmon_alarm(long temp)
 {
 	return temp > KEVENT_STOCK_HWMON_MAX;
+}
+
+static bool kevent_stock_hwmon_fault(long temp)
+{
+	return temp <= KEVENT_STOCK_HWMON_ZERO;
 }
 
 static umode_t kevent_stock_hwmon_is_visible(const void *data,
@@ -46,6 +54,7 @@ static umode_t kevent_stock_hwmon_is_visible(const void *data,
 		return 0644;
 	case hwmon_temp_max:
 	case hwmon_temp_alarm:
+	case hwmon_temp_fault:
 		return 0444;
 	default:
 		return 0;
@@ -70,6 +79,9 @@ static int kevent_stock_hwmon_read(struct device *dev,
 	case hwmon_temp_alarm:
 		*val = kevent_stock_hwmon_alarm(kevent_stock_hwmon_temp);
 		break;
+	case hwmon_temp_fault:
+		*val = kevent_stock_hwmon_fault(kevent_stock_hwmon_temp);
+		break;
 	default:
 		mutex_unlock(&kevent_stock_hwmon_lock);
 		return -EOPNOTSUPP;
@@ -79,12 +91,15 @@ static int kevent_stock_hwmon_read(struct device *dev,
 	return 0;
 }
 
-/* Set the temperature; announce the alarm when it flips, as drivers do */
+/*
+ * Set the temperature; announce the alarm and the fault when they flip, as
+ * drivers do
+ */
 static int kevent_stock_hwmon_write(struct device *dev,
 				    enum hwmon_sensor_types type, u32 attr,
 				    int channel, long val)
 {
-	bool flipped;
+	bool flipped, faulted;
 
 	if (type != hwmon_temp || attr != hwmon_temp_input)
 		return -EOPNOTSUPP;
@@ -92,11 +107,15 @@ static int kevent_stock_hwmon_write(struct device *dev,
 	mutex_lock(&kevent_stock_hwmon_lock);
 	flipped = kevent_stock_hwmon_alarm(val) !=
 		  kevent_stock_hwmon_alarm(kevent_stock_hwmon_temp);
+	faulted = kevent_stock_hwmon_fault(val) !=
+		  kevent_stock_hwmon_fault(kevent_stock_hwmon_temp);
 	kevent_stock_hwmon_temp = val;
 	mutex_unlock(&kevent_stock_hwmon_lock);
 
 	if (flipped)
 		hwmon_notify_event(dev, hwmon_temp, hwmon_temp_alarm, 0);
+	if (faulted)
+		hwmon_notify_event(dev, hwmon_temp, hwmon_temp_fault, 0);
 
 	return 0;
 }
@@ -108,7 +127,8 @@ static const struct hwmon_ops kevent_stock_hwmon_ops = {
 };
 
 static const struct hwmon_channel_info *kevent_stock_hwmon_info[] = {
-	HWMON_CHANNEL_INFO(temp, HWMON_T_INPUT | HWMON_T_MAX | HWMON_T_ALARM),
+	HWMON_CHANNEL_INFO(temp, HWMON_T_INPUT | HWMON_T_MAX | HWMON_T_ALARM |
+			   HWMON_T_FAULT),
 	NULL
 };
 

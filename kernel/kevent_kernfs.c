@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kevent: the attributes the kernel already announces, with no driver
+ * change.
+ *
+ * sysfs_notify(), sysfs_notify_dirent() and the drivers that call
+ * kernfs_notify() directly all end in kernfs_notify(), which wakes the
+ * poll()ers of an attribute. A kprobe on its entry turns each announcement
+ * of an attribute of the initial namespace's sysfs into a kevent event: the
+ * path of the attribute's directory, the attribute's own name, and its
+ * class (see kevent_kernfs_class()).
+ *
+ * A kprobe rather than an fprobe: kprobes have kept one interface on every
+ * kernel kevent builds for, while an fprobe's entry handler changed its
+ * arguments in 6.14, and CONFIG_FPROBE is not in every distribution's
+ * kernel. At a function's entry on x86, a kprobe runs on ftrace as an fprobe
+ * does, so it costs the same.
+ *
+ * kernfs_notify() is called from hard IRQ too. The handler takes a
+ * reference on the node and marks it pending in a table of fixed size under
+ * a raw spinlock; a notification of a node in the table is folded. A work
+ * item in process context builds the path and sends the event. The node
+ * stays in the table for a coalescing window after its event, as a source
+ * does (kevent_source.c): the notifications within the window fold into one
+ * trailing event. When the table is full, a notification of a node not in
+ * it is dropped and counted, and the layer's sequence numbers skip one, so
+ * that every listener sees the gap (its overrun). A node removed before its
+ * event went out is dropped and counted. The events of kevent's own sources
+ * already went out: their own kernfs_notify() is not reported again.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/hashtable.h>
+#include <linux/kernfs.h>
+#include <linux/kobject.h>
+#include <linux/kobject_ns.h>
+#include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/moduleparam.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "kevent_internal.h"
+
+static bool probe_sysfs_notify = true;
+module_param_named(sysfs_notify, probe_sysfs_notify, bool, 0444);
+MODULE_PARM_DESC(sysfs_notify,
+		 "Report every attribute announced with sysfs_notify() or kernfs_notify() (default on)");
+
+/* The nodes the table holds at most: pending, or in their window */
+#define KEVENT_KERNFS_SLOTS	256
+
+/**
+ * struct kevent_kernfs_node - an announced attribute, pending or in its
+ *	coalescing window
+ * @node: in kevent_kernfs_used or kevent_kernfs_free
+ * @hnode: in kevent_kernfs_nodes, by @kn, while used
+ * @kn: the attribute's file, referenced
+ * @pending: notifications not yet reported
+ * @last_sent: CLOCK_BOOTTIME of its last event, if @sent
+ * @sent: an event went out since it came into the table
+ */
+struct kevent_kernfs_node {
+	struct list_head node;
+	struct hlist_node hnode;
+	struct kernfs_node *kn;
+	unsigned int pending;
+	u64 last_sent;
+	bool sent;
+};
+
+/*
+ * Protects the table: its lists, the hash, and the @pending of every entry.
+ * Raw: it is taken in the kprobe's handler, in any context, PREEMPT_RT
+ * included. Only the work takes entries out and drops their references, so
+ * it may use an entry's @kn, @last_sent and @sent without the lock.
+ */
+static DEFINE_RAW_SPINLOCK(kevent_kernfs_lock);
+static struct kevent_kernfs_node kevent_kernfs_slots[KEVENT_KERNFS_SLOTS];
+static LIST_HEAD(kevent_kernfs_used);
+static LIST_HEAD(kevent_kernfs_free);
+static DEFINE_HASHTABLE(kevent_kernfs_nodes, 8);
+/* Notifications dropped for want of a slot, not yet seen by the work */
+static unsigned int kevent_kernfs_lost;
+
+static atomic64_t kevent_kernfs_stat_sent = ATOMIC64_INIT(0);
+static atomic64_t kevent_kernfs_stat_full = ATOMIC64_INIT(0);
+static atomic64_t kevent_kernfs_stat_removed = ATOMIC64_INIT(0);
+static atomic64_t kevent_kernfs_stat_other = ATOMIC64_INIT(0);
+
+/* The node kevent itself is notifying on this CPU, not to be reported */
+static DEFINE_PER_CPU(struct kernfs_node *, kevent_own_notify);
+
+static struct kernfs_root *kevent_sysfs_root;
+static bool kevent_kernfs_probed;
+
+static void kevent_kernfs_work_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(kevent_kernfs_work, kevent_kernfs_work_fn);
+
+/**
+ * kevent_kernfs_notify - wake the poll()ers of a source's attribute
+ * @kn: the attribute's file
+ *
+ * As kernfs_notify(), for the attributes whose event kevent sends itself:
+ * the probe on kernfs_notify() leaves this call out, so that the change is
+ * reported once.
+ *
+ * Context: Any context.
+ */
+void kevent_kernfs_notify(struct kernfs_node *kn)
+{
+	preempt_disable();
+	this_cpu_write(kevent_own_notify, kn);
+	kernfs_notify(kn);
+	this_cpu_write(kevent_own_notify, NULL);
+	preempt_enable();
+}
+
+/* Take note of a notification of @kn; in any context */
+static void kevent_kernfs_note(struct kernfs_node *kn)
+{
+	struct kevent_kernfs_node *entry;
+	struct kernfs_node *parent;
+	unsigned long flags;
+	bool first = false;
+
+	if (!kn || kernfs_type(kn) != KERNFS_FILE ||
+	    this_cpu_read(kevent_own_notify) == kn)
+		return;
+
+	/* A file's parent never changes: it is a directory of its root */
+	parent = kevent_kn_parent(kn);
+	if (!parent || parent->dir.root != kevent_sysfs_root)
+		return;
+
+	raw_spin_lock_irqsave(&kevent_kernfs_lock, flags);
+	hash_for_each_possible(kevent_kernfs_nodes, entry, hnode,
+			       (unsigned long)kn) {
+		if (entry->kn == kn) {
+			/* Folded, or sent when its window ends */
+			first = !entry->pending && !entry->sent;
+			entry->pending++;
+			goto out_unlock;
+		}
+	}
+
+	entry = list_first_entry_or_null(&kevent_kernfs_free,
+					 struct kevent_kernfs_node, node);
+	if (!entry) {
+		kevent_kernfs_lost++;
+		atomic64_inc(&kevent_kernfs_stat_full);
+		first = true;
+		goto out_unlock;
+	}
+
+	kernfs_get(kn);
+	entry->kn = kn;
+	entry->pending = 1;
+	entry->sent = false;
+	list_move_tail(&entry->node, &kevent_kernfs_used);
+	hash_add(kevent_kernfs_nodes, &entry->hnode, (unsigned long)kn);
+	first = true;
+
+out_unlock:
+	raw_spin_unlock_irqrestore(&kevent_kernfs_lock, flags);
+
+	/* A node in its window is looked at again when the window ends */
+	if (first)
+		mod_delayed_work(kevent_wq, &kevent_kernfs_work, 0);
+}
+
+static int kevent_kernfs_pre_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	kevent_kernfs_note((struct kernfs_node *)
+			   regs_get_kernel_argument(regs, 0));
+	return 0;
+}
+
+static struct kprobe kevent_kernfs_probe = {
+	.symbol_name	= "kernfs_notify",
+	.pre_handler	= kevent_kernfs_pre_handler,
+};
+
+/*
+ * The class of an attribute the registry does not list, from the subsystem
+ * its directory belongs to: the directory nearest the attribute on its path
+ * that is named after a subsystem of this table. A class device's directory
+ * is below one named after its class (/devices/virtual/block/md0,
+ * /devices/platform/coretemp.0/hwmon/hwmon1); a CPU's below "cpu"; a USB
+ * device's below its bus's root hub, "usb<bus>". Kobjects below /fs belong
+ * to the filesystems.
+ */
+static const struct {
+	const char *subsystem;
+	enum kevent_class class;
+} kevent_kernfs_classes[] = {
+	{ "hwmon",		KEVENT_CLASS_POWER },
+	{ "power_supply",	KEVENT_CLASS_POWER },
+	{ "thermal",		KEVENT_CLASS_POWER },
+	{ "block",		KEVENT_CLASS_STORAGE },
+	{ "net",		KEVENT_CLASS_NET },
+	{ "cpu",		KEVENT_CLASS_HOTPLUG },
+	{ "typec",		KEVENT_CLASS_HOTPLUG },
+	{ "usb",		KEVENT_CLASS_HOTPLUG },
+};
+
+/* Whether @dir, @len bytes, names @subsystem; "usb" also names "usb<N>" */
+static bool kevent_kernfs_dir_is(const char *dir, size_t len,
+				 const char *subsystem)
+{
+	size_t n = strlen(subsystem);
+
+	if (len < n || strncmp(dir, subsystem, n))
+		return false;
+	if (len == n)
+		return true;
+	if (strcmp(subsystem, "usb"))
+		return false;
+	for (; n < len; n++)
+		if (!isdigit(dir[n]))
+			return false;
+	return true;
+}
+
+/**
+ * kevent_kernfs_class - class of an attribute the registry does not list
+ * @path: the path of its directory below /sys, from its leading '/'
+ *
+ * Context: Any context.
+ * Return: the class of the subsystem the attribute belongs to, see
+ * kevent_kernfs_classes, %KEVENT_CLASS_FS below /fs, else
+ * %KEVENT_CLASS_GENERAL.
+ */
+enum kevent_class kevent_kernfs_class(const char *path)
+{
+	const char *end = path + strlen(path), *dir, *subsystem;
+	unsigned int i;
+
+	if (!strncmp(path, "/fs/", 4) || !strcmp(path, "/fs"))
+		return KEVENT_CLASS_FS;
+
+	/* From the attribute's directory up */
+	while (end > path) {
+		dir = end;
+		while (dir > path && dir[-1] != '/')
+			dir--;
+		for (i = 0; i < ARRAY_SIZE(kevent_kernfs_classes); i++) {
+			subsystem = kevent_kernfs_classes[i].subsystem;
+			if (kevent_kernfs_dir_is(dir, end - dir, subsystem))
+				return kevent_kernfs_classes[i].class;
+		}
+		end = dir > path ? dir - 1 : path;
+	}
+
+	return KEVENT_CLASS_GENERAL;
+}
+EXPORT_SYMBOL_IF_KUNIT(kevent_kernfs_class);
+
+/*
+ * Whether @dir is in another network namespace than the initial one: a
+ * directory on its way up to the root carries another namespace's tag (a
+ * network device of a container). Under rcu_read_lock(): directories may
+ * move.
+ */
+static bool kevent_kernfs_foreign(struct kernfs_node *dir)
+{
+	const void *init_tag = net_ns_type_operations.initial_ns();
+	bool foreign = false;
+
+	rcu_read_lock();
+	for (; dir; dir = kevent_kn_parent(dir)) {
+		if (dir->ns && (const void *)dir->ns != init_tag) {
+			foreign = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+
+	return foreign;
+}
+
+/* Room for a path; only the work uses it, and the work runs alone */
+static char kevent_kernfs_path[KEVENT_PATH_MAX];
+
+/*
+ * Send the event of @count notifications of @kn, unless its file is gone.
+ * Return: the event's timestamp, 0 when nothing was sent.
+ */
+static u64 kevent_kernfs_send(struct kernfs_node *kn, unsigned int count)
+{
+	struct kernfs_node *dir = kevent_kn_parent(kn);
+	const char *name = kevent_kn_name(kn);
+	enum kevent_class class;
+	u32 attr_id, channel;
+	int len, ret;
+
+	/* Removed: kernfs deactivates a node before it unlinks it */
+	if (atomic_read(&kn->active) < 0) {
+		atomic64_inc(&kevent_kernfs_stat_removed);
+		return 0;
+	}
+
+	len = kernfs_path_from_node(dir, NULL, kevent_kernfs_path,
+				    sizeof(kevent_kernfs_path));
+	if (len < 0 || len >= sizeof(kevent_kernfs_path) ||
+	    kevent_kernfs_foreign(dir)) {
+		atomic64_inc(&kevent_kernfs_stat_other);
+		return 0;
+	}
+
+	ret = kevent_registry_lookup(name, &channel);
+	if (ret >= 0) {
+		attr_id = ret;
+		class = kevent_registry_class(attr_id);
+		name = NULL;
+	} else {
+		attr_id = KEVENT_ATTR_ID_NONE;
+		channel = KEVENT_NO_CHANNEL;
+		class = kevent_kernfs_class(kevent_kernfs_path);
+	}
+
+	if (count > 1)
+		atomic64_add(count - 1, &kevent_stat_coalesced);
+	atomic64_inc(&kevent_kernfs_stat_sent);
+
+	return kevent_emit(kevent_kernfs_path, name, attr_id, channel, class,
+			   count - 1, kevent_attr_restricted(kn));
+}
+
+/*
+ * Send the events of the nodes whose window allows, let go of those whose
+ * window ended with nothing pending, and come back when the next window
+ * ends. Only this work takes entries out of the table.
+ */
+static void kevent_kernfs_work_fn(struct work_struct *work)
+{
+	u64 window = kevent_coalesce_window();
+	u64 now = ktime_get_boottime_ns(), wake = 0, wait, sent;
+	struct kevent_kernfs_node *entry;
+	struct list_head *pos;
+	struct kernfs_node *kn;
+	unsigned int count, lost;
+
+	raw_spin_lock_irq(&kevent_kernfs_lock);
+	lost = kevent_kernfs_lost;
+	kevent_kernfs_lost = 0;
+	raw_spin_unlock_irq(&kevent_kernfs_lock);
+	if (lost)
+		kevent_emit_lost();
+
+	raw_spin_lock_irq(&kevent_kernfs_lock);
+	pos = kevent_kernfs_used.next;
+	while (pos != &kevent_kernfs_used) {
+		entry = list_entry(pos, struct kevent_kernfs_node, node);
+		wait = kevent_coalesce_wait(now, entry->last_sent, entry->sent,
+					    window);
+		if (wait) {
+			if (!wake || wait < wake)
+				wake = wait;
+			pos = pos->next;
+			continue;
+		}
+
+		count = entry->pending;
+		entry->pending = 0;
+		if (!count) {
+			/* Its window ended quietly: let it go */
+			kn = entry->kn;
+			pos = pos->next;
+			hash_del(&entry->hnode);
+			list_move_tail(&entry->node, &kevent_kernfs_free);
+			entry->kn = NULL;
+			raw_spin_unlock_irq(&kevent_kernfs_lock);
+			kernfs_put(kn);
+			raw_spin_lock_irq(&kevent_kernfs_lock);
+			continue;
+		}
+
+		/* The entry stays in the table: this work alone takes it out */
+		raw_spin_unlock_irq(&kevent_kernfs_lock);
+		sent = kevent_kernfs_send(entry->kn, count);
+		raw_spin_lock_irq(&kevent_kernfs_lock);
+		/* Its window starts, from now if nothing was sent */
+		entry->last_sent = sent ?: now;
+		entry->sent = true;
+		if (!wake || window < wake)
+			wake = window ?: 1;
+		pos = pos->next;
+	}
+	raw_spin_unlock_irq(&kevent_kernfs_lock);
+
+	if (wake)
+		queue_delayed_work(kevent_wq, &kevent_kernfs_work,
+				   nsecs_to_jiffies(wake) + 1);
+}
+
+/**
+ * kevent_kernfs_recheck_windows - look at the windows again
+ *
+ * The coalescing window changed: the nodes waiting for theirs to end are
+ * looked at again now.
+ *
+ * Context: Any context.
+ */
+void kevent_kernfs_recheck_windows(void)
+{
+	if (READ_ONCE(kevent_kernfs_probed))
+		mod_delayed_work(kevent_wq, &kevent_kernfs_work, 0);
+}
+
+/**
+ * kevent_kernfs_stats_show - the probe's counters, for debugfs
+ * @m: the file
+ *
+ * Context: Process context.
+ */
+void kevent_kernfs_stats_show(struct seq_file *m)
+{
+	unsigned int used = 0;
+	struct list_head *pos;
+
+	raw_spin_lock_irq(&kevent_kernfs_lock);
+	list_for_each(pos, &kevent_kernfs_used)
+		used++;
+	raw_spin_unlock_irq(&kevent_kernfs_lock);
+
+	seq_printf(m, "probe %s\n", kevent_kernfs_probed ? "on" : "off");
+	seq_printf(m, "nodes %u\nslots %u\n", used, KEVENT_KERNFS_SLOTS);
+	seq_printf(m, "sent %lld\n", atomic64_read(&kevent_kernfs_stat_sent));
+	seq_printf(m, "dropped_full %lld\n",
+		   atomic64_read(&kevent_kernfs_stat_full));
+	seq_printf(m, "dropped_removed %lld\n",
+		   atomic64_read(&kevent_kernfs_stat_removed));
+	seq_printf(m, "dropped_other %lld\n",
+		   atomic64_read(&kevent_kernfs_stat_other));
+}
+
+/**
+ * kevent_kernfs_init - start carrying the announcements of sysfs
+ *
+ * Without the probe (kprobes are not built in, or the lockdown forbids
+ * them), the layer goes on with the events of its own sources: say so.
+ *
+ * Context: Process context, module init, after kevent_wq and the family.
+ */
+void kevent_kernfs_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < KEVENT_KERNFS_SLOTS; i++)
+		list_add_tail(&kevent_kernfs_slots[i].node,
+			      &kevent_kernfs_free);
+
+	if (!probe_sysfs_notify || !kernel_kobj->sd)
+		return;
+	kevent_sysfs_root = kernel_kobj->sd->dir.root;
+
+	ret = register_kprobe(&kevent_kernfs_probe);
+	if (ret) {
+		pr_warn("cannot probe kernfs_notify() (%d): only kevent's own sources send events\n",
+			ret);
+		return;
+	}
+	WRITE_ONCE(kevent_kernfs_probed, true);
+}
+
+/**
+ * kevent_kernfs_exit - stop, and drop what is pending
+ *
+ * The announcements pending are not reported: the layer is going.
+ *
+ * Context: Process context, module exit, before kevent_wq is destroyed.
+ */
+void kevent_kernfs_exit(void)
+{
+	struct kevent_kernfs_node *entry, *tmp;
+
+	if (!kevent_kernfs_probed)
+		return;
+
+	/* No handler runs once this returns */
+	unregister_kprobe(&kevent_kernfs_probe);
+	WRITE_ONCE(kevent_kernfs_probed, false);
+	cancel_delayed_work_sync(&kevent_kernfs_work);
+
+	list_for_each_entry_safe(entry, tmp, &kevent_kernfs_used, node) {
+		hash_del(&entry->hnode);
+		list_move_tail(&entry->node, &kevent_kernfs_free);
+		kernfs_put(entry->kn);
+		entry->kn = NULL;
+	}
+	kevent_kernfs_lost = 0;
+}

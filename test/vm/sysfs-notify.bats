@@ -1,0 +1,277 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The attributes the kernel already announces with sysfs_notify(), carried
+# by kevent.ko's probe on kernfs_notify() with no driver change: md RAID1
+# over loop devices, ext4's errors_count, an hwmon alarm and fault through
+# the stock hwmon_notify_event(). Names the registry lacks (md's member
+# state) arrive with the id KEVENT_ATTR_ID_NONE and the class of their
+# subsystem; each change is announced once; the sysfs_notify parameter
+# turns the probe off.
+
+setup_file()
+{
+	load ../test_helper/kevent
+	# Modules of Debian's kernels, built into the debug kernel
+	[ -e /dev/loop-control ] || modprobe loop
+	grep -qw raid1 /proc/mdstat 2>/dev/null || modprobe raid1
+	grep -qw ext4 /proc/filesystems || modprobe ext4
+}
+
+setup()
+{
+	load ../test_helper/kevent
+	LOOPS=()
+	ynl=$KEVENT_TOP/scripts/ynl
+	PROBE_STATS=/sys/kernel/debug/kevent/sysfs_notify
+}
+
+teardown()
+{
+	watch_stop
+	if [ -n "${MNT:-}" ]; then umount "$MNT" 2>/dev/null || true; fi
+	if [ -e /dev/md127 ]; then mdadm --stop /dev/md127 >/dev/null 2>&1 || true; fi
+	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
+	echo 1000 > /proc/sys/dev/raid/speed_limit_min
+	echo 200000 > /proc/sys/dev/raid/speed_limit_max
+	if module_loaded kevent_stock_hwmon; then rmmod kevent_stock_hwmon; fi
+	modules_unload
+}
+
+# loop_new MIB: a loop device over a new sparse file of MIB MiB, in $LOOP
+loop_new()
+{
+	local img
+
+	img=$(mktemp -p "$BATS_TEST_TMPDIR" img.XXXXXX)
+	truncate -s "${1}M" "$img"
+	LOOP=$(losetup -f --show "$img")
+	LOOPS+=("$LOOP")
+}
+
+# records_of PATH ATTR: the events of PATH's ATTR so far, "class value" a
+# line
+records_of()
+{
+	jq -r --arg p "$1" --arg a "$2" \
+		'select(.type == "event" and .path == $p and .attr == $a) |
+		 "\(.class) \(.value)"' "$WATCH_OUT"
+}
+
+# md_create [MDADM_OPTION...]: a RAID1 array /dev/md127 over two new loop
+# devices, the second in $MD_B, in sync unless an option says otherwise; the
+# path of its md directory in $MD
+md_create()
+{
+	local a
+
+	loop_new 32
+	a=$LOOP
+	loop_new 32
+	MD_B=$LOOP
+	mdadm --create /dev/md127 --run --level=1 --raid-devices=2 \
+		--metadata=1.2 "${@:---assume-clean}" "$a" "$MD_B" >/dev/null 2>&1
+	MD=$(readlink -f /sys/block/md127)
+	MD=${MD#/sys}/md
+}
+
+# md_resync_slowly: make md's resyncs last (100 to 500 KiB/s: a minute for
+# an array of md_create), then create an array that resyncs
+md_resync_slowly()
+{
+	echo 100 > /proc/sys/dev/raid/speed_limit_min
+	echo 500 > /proc/sys/dev/raid/speed_limit_max
+	md_create --bitmap=none
+	[ "$(cat "/sys$MD/sync_action")" = resync ]
+}
+
+# probe_stat NAME: a counter of the probe on kernfs_notify()
+probe_stat()
+{
+	awk -v n="$1" '$1 == n { print $2 }' "$PROBE_STATS"
+}
+
+# probe_stat_wait NAME MIN: wait until the probe's counter NAME is MIN or more
+probe_stat_wait()
+{
+	local i
+
+	for ((i = 0; i < 200; i++)); do
+		[ "$(probe_stat "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	echo "probe counter $1 is $(probe_stat "$1"), not $2 or more" >&2
+	return 1
+}
+
+# ext4_mount: ext4 on a new loop device, mounted with errors=continue on
+# $MNT; its kobject path in $FS
+ext4_mount()
+{
+	loop_new 16
+	mkfs.ext4 -q "$LOOP"
+	MNT=$BATS_TEST_TMPDIR/mnt
+	mkdir "$MNT"
+	mount -o errors=continue "$LOOP" "$MNT"
+	FS=/fs/ext4/${LOOP#/dev/}
+	[ -e "/sys$FS/trigger_fs_error" ]
+}
+
+# stock_hwmon: load kevent_stock_hwmon.ko; its hwmon directory in $HW, its
+# kobject path in $HW_PATH
+stock_hwmon()
+{
+	insmod "$KEVENT_STOCK_HWMON"
+	HW=$(readlink -f /sys/devices/platform/kevent-stock-hwmon.0/hwmon/hwmon*)
+	HW_PATH=${HW#/sys}
+	[ -f "$HW/temp1_fault" ]
+}
+
+@test "ext4: trigger_fs_error gives errors_count, class fs, its value re-read" {
+	kevent_load
+	ext4_mount
+	watch_start --json
+	echo 1 > "/sys$FS/trigger_fs_error"
+	event_wait "$FS" errors_count 1
+	run records_of "$FS" errors_count
+	assert_output "fs 1"
+}
+
+@test "a name the registry lacks (md's member state) keeps its name, with the id KEVENT_ATTR_ID_NONE, in the replay" {
+	local base i replay
+
+	kevent_load
+	md_create
+	run --separate-stderr "$ynl" --no-schema --dump get-replay --output-json
+	assert_success
+	base=$(jq 'map(.seq) | max // 0' <<< "$output")
+	mdadm /dev/md127 --fail "$MD_B" >/dev/null 2>&1
+	# The replay holds the event once the work has sent it
+	for ((i = 0; i < 100; i++)); do
+		run --separate-stderr "$ynl" --no-schema --dump get-replay \
+			--json "{\"seq\": $base}" --output-json
+		assert_success
+		jq -e --arg p "$MD/dev-${MD_B#/dev/}" 'any(.path == $p)' <<< "$output" >/dev/null && break
+		sleep 0.1
+	done
+	replay=$output
+	run jq -c --arg p "$MD/dev-${MD_B#/dev/}" \
+		'map(select(.path == $p) | [."attr-name", ."attr-id", .class]) | unique' <<< "$replay"
+	assert_output '[["state",4294967295,"storage"]]'
+	# A name it lists has its id: degraded is entry 21 of attributes.txt
+	run jq -c --arg p "$MD" 'map(select(.path == $p and ."attr-name" == "degraded") | ."attr-id") | unique' <<< "$replay"
+	assert_output '[21]'
+}
+
+@test "md RAID1: fail, remove, re-add a member: degraded, array_state, sync_action and the member's state, class storage" {
+	local md b
+
+	kevent_load
+	md_create
+	md=$MD
+	b=$MD_B
+	watch_start --json
+	# A write makes the array active, then clean again
+	dd if=/dev/zero of=/dev/md127 bs=4k count=1 oflag=direct status=none
+	event_wait "$md" array_state clean
+	mdadm /dev/md127 --fail "$b" >/dev/null 2>&1
+	event_wait "$md" degraded 1
+	# faulty, or faulty,blocked while md waits for its metadata update
+	wait_json "any(.[]; .type == \"event\" and .path == \"$md/dev-${b#/dev/}\" and
+		.attr == \"state\" and (.value | startswith(\"faulty\")))"
+	mdadm /dev/md127 --remove "$b" >/dev/null 2>&1
+	mdadm /dev/md127 --add "$b" >/dev/null 2>&1
+	event_wait "$md" sync_action recover 60
+	event_wait "$md" degraded 0 60
+	event_wait "$md/dev-${b#/dev/}" state in_sync
+	# The recovery ends idle: the last sync_action event says so
+	run records_of "$md" sync_action
+	assert_equal "${lines[-1]}" "storage idle"
+	# Every event of the array is of class storage
+	run jq -r --arg p "$md" 'select(.type == "event" and
+		(.path == $p or (.path | startswith($p + "/")))) | .class' "$WATCH_OUT"
+	assert_success
+	run sort -u <<< "$output"
+	assert_output storage
+}
+
+@test "hwmon: the stock hwmon_notify_event() of an alarm and a fault, class power, from the kevent layer" {
+	kevent_load
+	stock_hwmon
+	watch_start --json
+	echo 81000 > "$HW/temp1_input"
+	event_wait "$HW_PATH" temp1_alarm 1
+	echo -273150 > "$HW/temp1_input"
+	event_wait "$HW_PATH" temp1_fault 1
+	event_wait "$HW_PATH" temp1_alarm 0
+	run records_of "$HW_PATH" temp1_fault
+	assert_output "power 1"
+	run jq -c --arg p "$HW_PATH" 'select(.type == "event" and .path == $p) |
+		[.attr, .source, .subsystem]' "$WATCH_OUT"
+	assert_line '["temp1_fault","kevent","hwmon"]'
+	assert_line '["temp1_alarm","kevent","hwmon"]'
+}
+
+@test "each change is announced once: a source's own poll() wake-up is not reported again" {
+	local before after
+
+	modules_load
+	watch_start --json
+	before=$(awk '$1 == "sent" { print $2 }' "$PROBE_STATS")
+	demo_set 0 temperature 41000
+	event_wait /devices/platform/kevent-demo.0 temperature 41000
+	# Long enough for a second event to follow the first
+	sleep 1
+	run events /devices/platform/kevent-demo.0 temperature
+	assert_output 41000
+	after=$(awk '$1 == "sent" { print $2 }' "$PROBE_STATS")
+	assert_equal "$after" "$before"
+}
+
+@test "kevent.ko sysfs_notify=0: the probe is off, and a stock announcement sends nothing" {
+	local sent
+
+	kevent_load sysfs_notify=0
+	run awk '$1 == "probe" { print $2 }' "$PROBE_STATS"
+	assert_output off
+	stock_hwmon
+	sent=$(layer_stat sent)
+	echo 81000 > "$HW/temp1_input"
+	[ "$(cat "$HW/temp1_alarm")" = 1 ]
+	sleep 1
+	assert_equal "$(layer_stat sent)" "$sent"
+}
+
+@test "kevent.ko unloaded while a resync notifies sync_completed, with nodes in their window: no report, and it loads again" {
+	kevent_load coalesce_ms=3000
+	md_resync_slowly
+	# sync_completed and the others are in the table, in their window
+	probe_stat_wait sent 1
+	probe_stat_wait nodes 1
+	rmmod kevent
+	run module_loaded kevent
+	assert_failure
+	kevent_load
+	# The next announcement of the array is carried again
+	mdadm /dev/md127 --fail "$MD_B" >/dev/null 2>&1
+	probe_stat_wait sent 1
+}
+
+@test "an array stopped while its events are held in their window: the events are dropped and counted, no report" {
+	local removed
+
+	kevent_load coalesce_ms=3000
+	md_resync_slowly
+	probe_stat_wait sent 1
+	removed=$(probe_stat dropped_removed)
+	# Within the window of the events of its creation: the stop's own
+	# announcements wait for the window, and its nodes go meanwhile
+	mdadm --stop /dev/md127 >/dev/null 2>&1
+	[ ! -e "/sys$MD" ]
+	probe_stat_wait dropped_removed $((removed + 1))
+	# Every node left the table once its window ended
+	for ((i = 0; i < 100; i++)); do
+		[ "$(probe_stat nodes)" -eq 0 ] && break
+		sleep 0.1
+	done
+	assert_equal "$(probe_stat nodes)" 0
+}
