@@ -195,8 +195,9 @@ static struct kprobe kevent_kernfs_probe = {
  * that is named after a subsystem of this table. A class device's directory
  * is below one named after its class (/devices/virtual/block/md0,
  * /devices/platform/coretemp.0/hwmon/hwmon1); a CPU's below "cpu"; a USB
- * device's below its bus's root hub, "usb<bus>". Kobjects below /fs belong
- * to the filesystems.
+ * device's below its bus's root hub, "usb<bus>" (the attribute's own
+ * directory is no bus: it may be a network device named usb0). Kobjects
+ * below /fs belong to the filesystems.
  */
 static const struct {
 	const char *subsystem;
@@ -212,8 +213,12 @@ static const struct {
 	{ "usb",		KEVENT_CLASS_HOTPLUG },
 };
 
-/* Whether @dir, @len bytes, names @subsystem; "usb" also names "usb<N>" */
-static bool kevent_kernfs_dir_is(const char *dir, size_t len,
+/*
+ * Whether @dir, @len bytes, names @subsystem. "usb" also names "usb<N>", a
+ * USB bus, unless @own: the attribute's own directory, which may be a
+ * device named so (a network device usb0).
+ */
+static bool kevent_kernfs_dir_is(const char *dir, size_t len, bool own,
 				 const char *subsystem)
 {
 	size_t n = strlen(subsystem);
@@ -222,7 +227,7 @@ static bool kevent_kernfs_dir_is(const char *dir, size_t len,
 		return false;
 	if (len == n)
 		return true;
-	if (strcmp(subsystem, "usb"))
+	if (own || strcmp(subsystem, "usb"))
 		return false;
 	for (; n < len; n++)
 		if (!isdigit(dir[n]))
@@ -254,7 +259,8 @@ enum kevent_class kevent_kernfs_class(const char *path)
 			dir--;
 		for (i = 0; i < ARRAY_SIZE(kevent_kernfs_classes); i++) {
 			subsystem = kevent_kernfs_classes[i].subsystem;
-			if (kevent_kernfs_dir_is(dir, end - dir, subsystem))
+			if (kevent_kernfs_dir_is(dir, end - dir,
+						 !*end, subsystem))
 				return kevent_kernfs_classes[i].class;
 		}
 		end = dir > path ? dir - 1 : path;

@@ -386,6 +386,8 @@ static void kevent_test_kernfs_class(struct kunit *test)
 		  KEVENT_CLASS_HOTPLUG },
 		{ "/devices/pci0000:00/0000:00:14.0/usbx/1-1",
 		  KEVENT_CLASS_GENERAL },
+		/* A USB bus's own attributes: usb1 is no directory above */
+		{ "/devices/pci0000:00/0000:00:14.0/usb1", KEVENT_CLASS_GENERAL },
 		{ "/devices/platform/typec/port0", KEVENT_CLASS_HOTPLUG },
 		/* The nearest wins: a network device below a USB device */
 		{ "/devices/pci0000:00/0000:00:14.0/usb1/1-1/1-1:1.0/net/usb0",
