@@ -180,10 +180,32 @@ hwmon_dir()
 	assert_output ''
 }
 
-@test "--uevent ignores the change uevent of an input device, whose NAME= is its product name" {
-	local input=/sys/class/input/input0
+# input_named: the input device whose name has a space, such as the VM's
+# PS/2 keyboard ("AT Translated Set 2 keyboard"), in $input. The keyboard is
+# probed in the background at boot: wait for it, up to 20 s.
+input_named()
+{
+	local i dev name
 
-	# The VM's PS/2 keyboard, "AT Translated Set 2 keyboard"
+	for ((i = 0; i < 200; i++)); do
+		for dev in /sys/class/input/input*; do
+			[ -e "$dev/name" ] || continue
+			read -r name < "$dev/name" || continue
+			if [[ $name == *" "* ]]; then
+				input=$dev
+				return 0
+			fi
+		done
+		sleep 0.1
+	done
+	echo "no input device whose name has a space in /sys/class/input" >&2
+	return 1
+}
+
+@test "--uevent ignores the change uevent of an input device, whose NAME= is its product name" {
+	local input
+
+	input_named
 	run cat "$input/uevent"
 	assert_success
 	assert_line --regexp '^NAME=".* .*"$'
