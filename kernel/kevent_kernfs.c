@@ -145,8 +145,10 @@ static void kevent_kernfs_note(struct kernfs_node *kn)
 	hash_for_each_possible(kevent_kernfs_nodes, entry, hnode,
 			       (unsigned long)kn) {
 		if (entry->kn == kn) {
-			/* Folded, or sent when its window ends */
-			first = !entry->pending && !entry->sent;
+			/*
+			 * Folded: the work is queued for a node not yet sent,
+			 * and comes back when a sent node's window ends
+			 */
 			entry->pending++;
 			goto out_unlock;
 		}
