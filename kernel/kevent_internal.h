@@ -81,6 +81,7 @@ int kevent_registry_lookup(const char *name, u32 *ret_channel);
 const char *kevent_registry_name(u32 attr_id, u32 channel,
 				 char buf[KEVENT_ATTR_NAME_MAX]);
 enum kevent_class kevent_registry_class(u32 attr_id);
+enum kevent_class kevent_attr_class(const char *path, int attr_id);
 
 /* kevent_source.c */
 extern struct mutex kevent_sources_lock;
@@ -98,7 +99,6 @@ void kevent_kernfs_exit(void);
 void kevent_kernfs_notify(struct kernfs_node *kn);
 void kevent_kernfs_recheck_windows(void);
 void kevent_kernfs_stats_show(struct seq_file *m);
-enum kevent_class kevent_kernfs_class(const char *path);
 
 /* kevent_replay.c */
 int kevent_replay_init(void);

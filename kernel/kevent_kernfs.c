@@ -8,7 +8,7 @@
  * poll()ers of an attribute. A kprobe on its entry turns each announcement
  * of an attribute of the initial namespace's sysfs into a kevent event: the
  * path of the attribute's directory, the attribute's own name, and its
- * class (see kevent_kernfs_class()).
+ * class (see kevent_attr_class()).
  *
  * A kprobe rather than an fprobe: kprobes have kept one interface on every
  * kernel kevent builds for, while an fprobe's entry handler changed its
@@ -31,7 +31,6 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/hashtable.h>
 #include <linux/kernfs.h>
 #include <linux/kobject.h>
@@ -192,87 +191,6 @@ static struct kprobe kevent_kernfs_probe = {
 };
 
 /*
- * The class of an attribute the registry does not list, from the subsystem
- * its directory belongs to: the directory nearest the attribute on its path
- * that is named after a subsystem of this table. A class device's directory
- * is below one named after its class (/devices/virtual/block/md0,
- * /devices/platform/coretemp.0/hwmon/hwmon1); a CPU's below "cpu"; a USB
- * device's below its bus's root hub, "usb<bus>" (the attribute's own
- * directory is no bus: it may be a network device named usb0). Kobjects
- * below /fs belong to the filesystems.
- */
-static const struct {
-	const char *subsystem;
-	enum kevent_class class;
-} kevent_kernfs_classes[] = {
-	{ "hwmon",		KEVENT_CLASS_POWER },
-	{ "power_supply",	KEVENT_CLASS_POWER },
-	{ "thermal",		KEVENT_CLASS_POWER },
-	{ "block",		KEVENT_CLASS_STORAGE },
-	{ "net",		KEVENT_CLASS_NET },
-	{ "cpu",		KEVENT_CLASS_HOTPLUG },
-	{ "typec",		KEVENT_CLASS_HOTPLUG },
-	{ "usb",		KEVENT_CLASS_HOTPLUG },
-};
-
-/*
- * Whether @dir, @len bytes, names @subsystem. "usb" also names "usb<N>", a
- * USB bus, unless @own: the attribute's own directory, which may be a
- * device named so (a network device usb0).
- */
-static bool kevent_kernfs_dir_is(const char *dir, size_t len, bool own,
-				 const char *subsystem)
-{
-	size_t n = strlen(subsystem);
-
-	if (len < n || strncmp(dir, subsystem, n))
-		return false;
-	if (len == n)
-		return true;
-	if (own || strcmp(subsystem, "usb"))
-		return false;
-	for (; n < len; n++)
-		if (!isdigit(dir[n]))
-			return false;
-	return true;
-}
-
-/**
- * kevent_kernfs_class - class of an attribute the registry does not list
- * @path: the path of its directory below /sys, from its leading '/'
- *
- * Context: Any context.
- * Return: the class of the subsystem the attribute belongs to, see
- * kevent_kernfs_classes, %KEVENT_CLASS_FS below /fs, else
- * %KEVENT_CLASS_GENERAL.
- */
-enum kevent_class kevent_kernfs_class(const char *path)
-{
-	const char *end = path + strlen(path), *dir, *subsystem;
-	unsigned int i;
-
-	if (!strncmp(path, "/fs/", 4) || !strcmp(path, "/fs"))
-		return KEVENT_CLASS_FS;
-
-	/* From the attribute's directory up */
-	while (end > path) {
-		dir = end;
-		while (dir > path && dir[-1] != '/')
-			dir--;
-		for (i = 0; i < ARRAY_SIZE(kevent_kernfs_classes); i++) {
-			subsystem = kevent_kernfs_classes[i].subsystem;
-			if (kevent_kernfs_dir_is(dir, end - dir,
-						 !*end, subsystem))
-				return kevent_kernfs_classes[i].class;
-		}
-		end = dir > path ? dir - 1 : path;
-	}
-
-	return KEVENT_CLASS_GENERAL;
-}
-EXPORT_SYMBOL_IF_KUNIT(kevent_kernfs_class);
-
-/*
  * Whether @dir is in another network namespace than the initial one: a
  * directory on its way up to the root carries another namespace's tag (a
  * network device of a container). Under rcu_read_lock(): directories may
@@ -327,13 +245,12 @@ static u64 kevent_kernfs_send(struct kernfs_node *kn, unsigned int count)
 	ret = kevent_registry_lookup(name, &channel);
 	if (ret >= 0) {
 		attr_id = ret;
-		class = kevent_registry_class(attr_id);
 		name = NULL;
 	} else {
 		attr_id = KEVENT_ATTR_ID_NONE;
 		channel = KEVENT_NO_CHANNEL;
-		class = kevent_kernfs_class(kevent_kernfs_path);
 	}
+	class = kevent_attr_class(kevent_kernfs_path, ret);
 
 	if (count > 1)
 		atomic64_add(count - 1, &kevent_stat_coalesced);

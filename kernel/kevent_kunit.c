@@ -363,7 +363,7 @@ static void kevent_test_message_unlisted_name(struct kunit *test)
  * The class of a name the registry lacks: that of the subsystem nearest the
  * attribute on its path, fs below /fs, else general
  */
-static void kevent_test_kernfs_class(struct kunit *test)
+static void kevent_test_attr_class_unlisted(struct kunit *test)
 {
 	static const struct {
 		const char *path;
@@ -401,8 +401,47 @@ static void kevent_test_kernfs_class(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		KUNIT_EXPECT_EQ_MSG(test, kevent_kernfs_class(cases[i].path),
+		KUNIT_EXPECT_EQ_MSG(test, kevent_attr_class(cases[i].path, -1),
 				    cases[i].class, "path %s", cases[i].path);
+}
+
+/*
+ * The class of a name the registry lists: its subsystem's first, so that
+ * one name has one class on one kind of device (online: a power supply's is
+ * power, a CPU's hotplug), then the registry's
+ */
+static void kevent_test_attr_class_listed(struct kunit *test)
+{
+	static const struct {
+		const char *path;
+		const char *name;
+		enum kevent_class class;
+	} cases[] = {
+		{ "/devices/LNXSYSTM:00/power_supply/AC", "online",
+		  KEVENT_CLASS_POWER },
+		{ "/devices/system/cpu/cpu1", "online", KEVENT_CLASS_HOTPLUG },
+		/* No subsystem on the path: the registry's */
+		{ "/devices/platform/kevent-test.0", "online",
+		  KEVENT_CLASS_HOTPLUG },
+		{ "/devices/platform/kevent-demo.0", "temperature",
+		  KEVENT_CLASS_POWER },
+		{ "/devices/platform/kevent-demo.0", "label",
+		  KEVENT_CLASS_GENERAL },
+		{ "/devices/virtual/net/dummy0", "label", KEVENT_CLASS_NET },
+		{ "/devices/virtual/block/md0/md", "array_state",
+		  KEVENT_CLASS_STORAGE },
+		{ "/fs/ext4/loop0", "errors_count", KEVENT_CLASS_FS },
+	};
+	u32 channel;
+	int i, id;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		id = kevent_registry_lookup(cases[i].name, &channel);
+		KUNIT_ASSERT_GE(test, id, 0);
+		KUNIT_EXPECT_EQ_MSG(test, kevent_attr_class(cases[i].path, id),
+				    cases[i].class, "%s of %s", cases[i].name,
+				    cases[i].path);
+	}
 }
 
 /* A message without room for all the attributes: -EMSGSIZE */
@@ -665,7 +704,8 @@ static struct kunit_case kevent_test_cases[] = {
 	KUNIT_CASE(kevent_test_message_build),
 	KUNIT_CASE(kevent_test_message_template_name),
 	KUNIT_CASE(kevent_test_message_unlisted_name),
-	KUNIT_CASE(kevent_test_kernfs_class),
+	KUNIT_CASE(kevent_test_attr_class_unlisted),
+	KUNIT_CASE(kevent_test_attr_class_listed),
 	KUNIT_CASE(kevent_test_message_no_room),
 	KUNIT_CASE(kevent_test_source_duplicate),
 	KUNIT_CASE(kevent_test_source_template),

@@ -141,3 +141,110 @@ enum kevent_class kevent_registry_class(u32 attr_id)
 	return kevent_registry[attr_id].class;
 }
 EXPORT_SYMBOL_IF_KUNIT(kevent_registry_class);
+
+/*
+ * The class of the subsystem an attribute's directory belongs to: that of
+ * the directory nearest the attribute on its path that is named after a
+ * subsystem of this table. A class device's directory
+ * is below one named after its class (/devices/virtual/block/md0,
+ * /devices/platform/coretemp.0/hwmon/hwmon1); a CPU's below "cpu"; a USB
+ * device's below its bus's root hub, "usb<bus>" (the attribute's own
+ * directory is no bus: it may be a network device named usb0). Kobjects
+ * below /fs belong to the filesystems.
+ */
+static const struct {
+	const char *subsystem;
+	enum kevent_class class;
+} kevent_subsystem_classes[] = {
+	{ "hwmon",		KEVENT_CLASS_POWER },
+	{ "power_supply",	KEVENT_CLASS_POWER },
+	{ "thermal",		KEVENT_CLASS_POWER },
+	{ "block",		KEVENT_CLASS_STORAGE },
+	{ "net",		KEVENT_CLASS_NET },
+	{ "cpu",		KEVENT_CLASS_HOTPLUG },
+	{ "typec",		KEVENT_CLASS_HOTPLUG },
+	{ "usb",		KEVENT_CLASS_HOTPLUG },
+};
+
+/*
+ * Whether @dir, @len bytes, names @subsystem. "usb" also names "usb<N>", a
+ * USB bus, unless @own: the attribute's own directory, which may be a
+ * device named so (a network device usb0).
+ */
+static bool kevent_dir_is(const char *dir, size_t len, bool own,
+			  const char *subsystem)
+{
+	size_t n = strlen(subsystem);
+
+	if (len < n || strncmp(dir, subsystem, n))
+		return false;
+	if (len == n)
+		return true;
+	if (own || strcmp(subsystem, "usb"))
+		return false;
+	for (; n < len; n++)
+		if (!isdigit(dir[n]))
+			return false;
+	return true;
+}
+
+/*
+ * The class of the subsystem the directory at @path (below /sys, from its
+ * leading '/') belongs to, in @class: see kevent_subsystem_classes; the
+ * filesystems' below /fs. False if it belongs to none of them.
+ */
+static bool kevent_subsystem_class(const char *path, enum kevent_class *class)
+{
+	const char *end = path + strlen(path), *dir, *subsystem;
+	unsigned int i;
+
+	if (!strncmp(path, "/fs/", 4) || !strcmp(path, "/fs")) {
+		*class = KEVENT_CLASS_FS;
+		return true;
+	}
+
+	/* From the attribute's directory up */
+	while (end > path) {
+		dir = end;
+		while (dir > path && dir[-1] != '/')
+			dir--;
+		for (i = 0; i < ARRAY_SIZE(kevent_subsystem_classes); i++) {
+			subsystem = kevent_subsystem_classes[i].subsystem;
+			if (kevent_dir_is(dir, end - dir, !*end, subsystem)) {
+				*class = kevent_subsystem_classes[i].class;
+				return true;
+			}
+		}
+		end = dir > path ? dir - 1 : path;
+	}
+
+	return false;
+}
+
+/**
+ * kevent_attr_class - class of an attribute's events
+ * @path: the path of the attribute's directory below /sys, from its
+ *	leading '/'
+ * @attr_id: the attribute's id, or a negative number if the registry does
+ *	not list its name
+ *
+ * One name may be an attribute of devices of several subsystems: a CPU's
+ * online is a hotplug event, a power supply's a power event. So the
+ * subsystem the device belongs to comes first, the registry second.
+ *
+ * Context: Any context.
+ * Return: the class of the subsystem the attribute's directory belongs to
+ * (see kevent_subsystem_classes; %KEVENT_CLASS_FS below /fs); else the
+ * class the registry gives the name; else %KEVENT_CLASS_GENERAL.
+ */
+enum kevent_class kevent_attr_class(const char *path, int attr_id)
+{
+	enum kevent_class class;
+
+	if (kevent_subsystem_class(path, &class))
+		return class;
+	if (attr_id >= 0)
+		return kevent_registry_class(attr_id);
+	return KEVENT_CLASS_GENERAL;
+}
+EXPORT_SYMBOL_IF_KUNIT(kevent_attr_class);

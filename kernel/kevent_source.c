@@ -255,27 +255,14 @@ static void kevent_sources_recheck_windows(void)
 	mutex_unlock(&kevent_sources_lock);
 }
 
-/**
- * kevent_source_register_class - annotate an attribute, in a source the
- *	caller owns, as a source of a class
- * @src: the source, zeroed or unregistered; it must stay allocated until
- *	nothing can notify it any more, after kevent_source_unregister()
- * @kobj: the kobject, already in sysfs
- * @attr: one of @kobj's attributes; its name must be in the registry
- * @class: class of the source's events, in place of the registry's
- *
- * As kevent_source_register(), for an attribute whose events belong to
- * another class than the registry gives its name, such as the online
- * attribute of a power supply.
- *
- * Context: Process context.
- * Return: 0, or an error as kevent_source_register(); also -EINVAL if
- * @class is greater than %KEVENT_CLASS_MAX.
+/*
+ * kevent_source_register_as - kevent_source_register_class(), or with a
+ * negative @class, kevent_source_register(): the class kevent_attr_class()
+ * gives the attribute.
  */
-int kevent_source_register_class(struct kevent_source *src,
-				 struct kobject *kobj,
-				 const struct attribute *attr,
-				 enum kevent_class class)
+static int kevent_source_register_as(struct kevent_source *src,
+				     struct kobject *kobj,
+				     const struct attribute *attr, int class)
 {
 	struct kevent_source *iter;
 	struct kernfs_node *kn;
@@ -286,7 +273,7 @@ int kevent_source_register_class(struct kevent_source *src,
 
 	might_sleep();
 
-	if (!src || !kobj || !attr || class > KEVENT_CLASS_MAX)
+	if (!src || !kobj || !attr)
 		return -EINVAL;
 
 	if (!kevent_layer_up())
@@ -331,7 +318,7 @@ int kevent_source_register_class(struct kevent_source *src,
 	src->path = path;
 	src->attr_id = attr_id;
 	src->channel = channel;
-	src->class = class;
+	src->class = class < 0 ? kevent_attr_class(path, attr_id) : class;
 	src->id = ++kevent_sources_next_id;
 	list_add_tail(&src->node, &kevent_sources);
 	hash_add(kevent_sources_by_kn, &src->hnode, (unsigned long)kn);
@@ -351,6 +338,34 @@ out_put_kn:
 
 	return ret;
 }
+
+/**
+ * kevent_source_register_class - annotate an attribute, in a source the
+ *	caller owns, as a source of a class
+ * @src: the source, zeroed or unregistered; it must stay allocated until
+ *	nothing can notify it any more, after kevent_source_unregister()
+ * @kobj: the kobject, already in sysfs
+ * @attr: one of @kobj's attributes; its name must be in the registry
+ * @class: class of the source's events, in place of the one
+ *	kevent_source_register() gives them
+ *
+ * As kevent_source_register(), for an attribute whose events belong to
+ * another class than its device's subsystem or its name gives them.
+ *
+ * Context: Process context.
+ * Return: 0, or an error as kevent_source_register(); also -EINVAL if
+ * @class is greater than %KEVENT_CLASS_MAX.
+ */
+int kevent_source_register_class(struct kevent_source *src,
+				 struct kobject *kobj,
+				 const struct attribute *attr,
+				 enum kevent_class class)
+{
+	if (class > KEVENT_CLASS_MAX)
+		return -EINVAL;
+
+	return kevent_source_register_as(src, kobj, attr, class);
+}
 EXPORT_SYMBOL_GPL(kevent_source_register_class);
 
 /**
@@ -363,7 +378,9 @@ EXPORT_SYMBOL_GPL(kevent_source_register_class);
  * @attr: one of @kobj's attributes; its name must be in the registry
  *
  * The source is listed in the sources dump until kevent_source_unregister().
- * Its events belong to the class the registry gives the attribute's name.
+ * Its events belong to the class of the subsystem the kobject belongs to
+ * (a power supply's online to power, a CPU's to hotplug), or else to the
+ * class the registry gives the attribute's name: see kevent_attr_class().
  * The kobject's path is taken now: once the kobject is renamed or moved,
  * kevent_source_move() takes it again.
  *
@@ -382,18 +399,7 @@ EXPORT_SYMBOL_GPL(kevent_source_register_class);
 int kevent_source_register(struct kevent_source *src, struct kobject *kobj,
 			   const struct attribute *attr)
 {
-	u32 channel;
-	int attr_id;
-
-	if (!attr)
-		return -EINVAL;
-
-	attr_id = kevent_registry_lookup(attr->name, &channel);
-	if (attr_id < 0)
-		return attr_id;
-
-	return kevent_source_register_class(src, kobj, attr,
-					    kevent_registry_class(attr_id));
+	return kevent_source_register_as(src, kobj, attr, -1);
 }
 EXPORT_SYMBOL_GPL(kevent_source_register);
 
@@ -543,23 +549,10 @@ int devm_kevent_source_register(struct device *dev, struct kevent_source *src,
 }
 EXPORT_SYMBOL_GPL(devm_kevent_source_register);
 
-/**
- * kevent_source_add_class - annotate an attribute as a source of a class
- * @kobj: the kobject, already in sysfs
- * @attr: one of @kobj's attributes; its name must be in the registry
- * @class: class of the source's events, in place of the registry's
- *
- * As kevent_source_add(), for an attribute whose events belong to another
- * class than the registry gives its name, such as the online attribute of
- * a power supply.
- *
- * Context: Process context.
- * Return: the new source, or an ERR_PTR() as kevent_source_add(); also
- * -EINVAL if @class is greater than %KEVENT_CLASS_MAX.
- */
-struct kevent_source *kevent_source_add_class(struct kobject *kobj,
-					      const struct attribute *attr,
-					      enum kevent_class class)
+/* kevent_source_register_as(), in a source allocated here */
+static struct kevent_source *kevent_source_add_as(struct kobject *kobj,
+						  const struct attribute *attr,
+						  int class)
 {
 	struct kevent_source *src;
 	int ret;
@@ -569,13 +562,37 @@ struct kevent_source *kevent_source_add_class(struct kobject *kobj,
 		return ERR_PTR(-ENOMEM);
 	src->allocated = true;
 
-	ret = kevent_source_register_class(src, kobj, attr, class);
+	ret = kevent_source_register_as(src, kobj, attr, class);
 	if (ret) {
 		kfree(src);
 		return ERR_PTR(ret);
 	}
 
 	return src;
+}
+
+/**
+ * kevent_source_add_class - annotate an attribute as a source of a class
+ * @kobj: the kobject, already in sysfs
+ * @attr: one of @kobj's attributes; its name must be in the registry
+ * @class: class of the source's events, in place of the one
+ *	kevent_source_add() gives them
+ *
+ * As kevent_source_add(), for an attribute whose events belong to another
+ * class than its device's subsystem or its name gives them.
+ *
+ * Context: Process context.
+ * Return: the new source, or an ERR_PTR() as kevent_source_add(); also
+ * -EINVAL if @class is greater than %KEVENT_CLASS_MAX.
+ */
+struct kevent_source *kevent_source_add_class(struct kobject *kobj,
+					      const struct attribute *attr,
+					      enum kevent_class class)
+{
+	if (class > KEVENT_CLASS_MAX)
+		return ERR_PTR(-EINVAL);
+
+	return kevent_source_add_as(kobj, attr, class);
 }
 EXPORT_SYMBOL_GPL(kevent_source_add_class);
 
@@ -600,18 +617,7 @@ EXPORT_SYMBOL_GPL(kevent_source_add_class);
 struct kevent_source *kevent_source_add(struct kobject *kobj,
 					const struct attribute *attr)
 {
-	u32 channel;
-	int attr_id;
-
-	if (!attr)
-		return ERR_PTR(-EINVAL);
-
-	attr_id = kevent_registry_lookup(attr->name, &channel);
-	if (attr_id < 0)
-		return ERR_PTR(attr_id);
-
-	return kevent_source_add_class(kobj, attr,
-				       kevent_registry_class(attr_id));
+	return kevent_source_add_as(kobj, attr, -1);
 }
 EXPORT_SYMBOL_GPL(kevent_source_add);
 
@@ -716,7 +722,8 @@ EXPORT_SYMBOL_GPL(kevent_source_notify);
  *
  * Sends the event and wakes poll()ers of the attribute before returning.
  * Once the attribute file is found, its poll()ers are woken even if the
- * event cannot be sent.
+ * event cannot be sent. The event's class is the one kevent_attr_class()
+ * gives, as for a source.
  *
  * Context: Process context.
  * Return: 0 once the event is sent (or counted as failed, see the stats),
@@ -758,7 +765,7 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 	}
 
 	kevent_emit(path, NULL, attr_id, channel,
-		    kevent_registry_class(attr_id), 0,
+		    kevent_attr_class(path, attr_id), 0,
 		    kevent_attr_restricted(kn));
 
 	kfree(path);

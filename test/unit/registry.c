@@ -50,3 +50,57 @@ UNIT_TEST(test_registry_template_non_names)
 		CHECK(kevent_attribute_class(bad[i]) == KEVENT_CLASS_UNKNOWN);
 	}
 }
+
+/*
+ * The class of an attribute of a kobject: its subsystem's first, then the
+ * registry's, the cases of the kernel's KUnit test of kevent_attr_class()
+ */
+UNIT_TEST(test_registry_path_class)
+{
+	static const struct {
+		const char *path;
+		const char *name;
+		enum kevent_class cls;
+	} cases[] = {
+		{ "/devices/LNXSYSTM:00/power_supply/AC", "online",
+		  KEVENT_CLASS_POWER },
+		{ "/devices/system/cpu/cpu1", "online", KEVENT_CLASS_HOTPLUG },
+		{ "/devices/platform/kevent-test.0", "online",
+		  KEVENT_CLASS_HOTPLUG },
+		{ "/devices/platform/kevent-demo.0", "temperature",
+		  KEVENT_CLASS_POWER },
+		{ "/devices/virtual/net/dummy0", "label", KEVENT_CLASS_NET },
+		{ "/devices/virtual/block/md0/md", "array_state",
+		  KEVENT_CLASS_STORAGE },
+		{ "/devices/virtual/block/md0/md/dev-loop1", "state",
+		  KEVENT_CLASS_STORAGE },
+		{ "/fs/ext4/loop0", "errors_count", KEVENT_CLASS_FS },
+		{ "/fs", "x", KEVENT_CLASS_FS },
+		{ "/fsx/a", "x", KEVENT_CLASS_UNKNOWN },
+		{ "/devices/platform/coretemp.0/hwmon/hwmon1", "temp1_lcrit_alarm",
+		  KEVENT_CLASS_POWER },
+		{ "/devices/virtual/thermal/thermal_zone0", "x",
+		  KEVENT_CLASS_POWER },
+		{ "/devices/virtual/net/dummy0/queues/rx-0", "x",
+		  KEVENT_CLASS_NET },
+		{ "/devices/pci0000:00/0000:00:14.0/usb1/1-1", "x",
+		  KEVENT_CLASS_HOTPLUG },
+		{ "/devices/pci0000:00/0000:00:14.0/usbx/1-1", "x",
+		  KEVENT_CLASS_UNKNOWN },
+		/* A USB bus's own attributes: usb1 is no directory above */
+		{ "/devices/pci0000:00/0000:00:14.0/usb1", "x",
+		  KEVENT_CLASS_UNKNOWN },
+		{ "/devices/platform/typec/port0", "x", KEVENT_CLASS_HOTPLUG },
+		/* The nearest wins: a network device below a USB device */
+		{ "/devices/pci0000:00/0000:00:14.0/usb1/1-1/1-1:1.0/net/usb0",
+		  "x", KEVENT_CLASS_NET },
+		{ "/", "x", KEVENT_CLASS_UNKNOWN },
+		{ "", "mtu", KEVENT_CLASS_NET },
+		{ NULL, "mtu", KEVENT_CLASS_NET },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(kevent_path_class(cases[i].path, cases[i].name) ==
+		      cases[i].cls);
+}

@@ -27,6 +27,7 @@ teardown()
 		ip link del "$dev" 2>/dev/null || true
 	done
 	if module_loaded kevent_stock_hwmon; then rmmod kevent_stock_hwmon; fi
+	if module_loaded test_power; then rmmod test_power; fi
 }
 
 # values PATH ATTR: the values of the sample records of PATH's ATTR so far
@@ -217,7 +218,7 @@ settle()
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run cat "$WATCH_OUT"
-	assert_output --regexp "^SAMPLE\[[0-9]+\.[0-9]{6}\] - - ${HW#/sys} temp1_input=51000"
+	assert_output --regexp "^SAMPLE\[[0-9]+\.[0-9]{6}\] - power ${HW#/sys} temp1_input=51000"
 }
 
 @test "--list prints the state of each file sampled, --coldplug prints it and then watches" {
@@ -234,6 +235,17 @@ settle()
 	assert_equal "$WATCH_STATUS" 0
 	run jq -r '"\(.type) \(.attr) \(.value)"' "$WATCH_OUT"
 	assert_output $'state temp1_input 25000\nevent temp1_input 52000'
+}
+
+@test "online is class power on a power supply and hotplug on a CPU, as the kernel gives it" {
+	[ -e "$KEVENT_TEST_POWER" ] || fail "no $KEVENT_TEST_POWER: run make test-modules"
+	[ -f /sys/devices/system/cpu/cpu1/online ] || fail "the guest has no cpu1 online file"
+	insmod "$KEVENT_TEST_POWER"
+	run -0 --separate-stderr "$KEVENT_WATCH" --list --json --sample 1s \
+		/sys/class/power_supply/test_ac/online \
+		/sys/devices/system/cpu/cpu1/online
+	run jq -r '"\(.path | sub(".*/"; "")) \(.attr) \(.class)"' <<<"$output"
+	assert_output $'test_ac online power\ncpu1 online hotplug'
 }
 
 @test "--sample beside --poll: the polled alarm and the sampled temperature come in one watch" {

@@ -10,17 +10,14 @@
 
 setup_file()
 {
-	load ../test_helper/kevent
-	# Modules of Debian's kernels, built into the debug kernel
-	[ -e /dev/loop-control ] || modprobe loop
-	grep -qw raid1 /proc/mdstat 2>/dev/null || modprobe raid1
-	grep -qw ext4 /proc/filesystems || modprobe ext4
+	load ../test_helper/storage
+	storage_setup_file
 }
 
 setup()
 {
 	load ../test_helper/kevent
-	LOOPS=()
+	load ../test_helper/storage
 	ynl=$KEVENT_TOP/scripts/ynl
 	PROBE_STATS=/sys/kernel/debug/kevent/sysfs_notify
 }
@@ -28,24 +25,9 @@ setup()
 teardown()
 {
 	watch_stop
-	if [ -n "${MNT:-}" ]; then umount "$MNT" 2>/dev/null || true; fi
-	if [ -e /dev/md127 ]; then mdadm --stop /dev/md127 >/dev/null 2>&1 || true; fi
-	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
-	echo 1000 > /proc/sys/dev/raid/speed_limit_min
-	echo 200000 > /proc/sys/dev/raid/speed_limit_max
+	storage_teardown
 	if module_loaded kevent_stock_hwmon; then rmmod kevent_stock_hwmon; fi
 	modules_unload
-}
-
-# loop_new MIB: a loop device over a new sparse file of MIB MiB, in $LOOP
-loop_new()
-{
-	local img
-
-	img=$(mktemp -p "$BATS_TEST_TMPDIR" img.XXXXXX)
-	truncate -s "${1}M" "$img"
-	LOOP=$(losetup -f --show "$img")
-	LOOPS+=("$LOOP")
 }
 
 # records_of PATH ATTR: the events of PATH's ATTR so far, "class value" a
@@ -55,33 +37,6 @@ records_of()
 	jq -r --arg p "$1" --arg a "$2" \
 		'select(.type == "event" and .path == $p and .attr == $a) |
 		 "\(.class) \(.value)"' "$WATCH_OUT"
-}
-
-# md_create [MDADM_OPTION...]: a RAID1 array /dev/md127 over two new loop
-# devices, the second in $MD_B, in sync unless an option says otherwise; the
-# path of its md directory in $MD
-md_create()
-{
-	local a
-
-	loop_new 32
-	a=$LOOP
-	loop_new 32
-	MD_B=$LOOP
-	mdadm --create /dev/md127 --run --level=1 --raid-devices=2 \
-		--metadata=1.2 "${@:---assume-clean}" "$a" "$MD_B" >/dev/null 2>&1
-	MD=$(readlink -f /sys/block/md127)
-	MD=${MD#/sys}/md
-}
-
-# md_resync_slowly: make md's resyncs last (100 to 500 KiB/s: a minute for
-# an array of md_create), then create an array that resyncs
-md_resync_slowly()
-{
-	echo 100 > /proc/sys/dev/raid/speed_limit_min
-	echo 500 > /proc/sys/dev/raid/speed_limit_max
-	md_create --bitmap=none
-	[ "$(cat "/sys$MD/sync_action")" = resync ]
 }
 
 # probe_stat NAME: a counter of the probe on kernfs_notify()
@@ -101,19 +56,6 @@ probe_stat_wait()
 	done
 	echo "probe counter $1 is $(probe_stat "$1"), not $2 or more" >&2
 	return 1
-}
-
-# ext4_mount: ext4 on a new loop device, mounted with errors=continue on
-# $MNT; its kobject path in $FS
-ext4_mount()
-{
-	loop_new 16
-	mkfs.ext4 -q "$LOOP"
-	MNT=$BATS_TEST_TMPDIR/mnt
-	mkdir "$MNT"
-	mount -o errors=continue "$LOOP" "$MNT"
-	FS=/fs/ext4/${LOOP#/dev/}
-	[ -e "/sys$FS/trigger_fs_error" ]
 }
 
 # stock_hwmon: load kevent_stock_hwmon.ko; its hwmon directory in $HW, its

@@ -114,3 +114,73 @@ enum kevent_class kevent_attribute_class(const char *name)
 
 	return e ? e->cls : KEVENT_CLASS_UNKNOWN;
 }
+
+/*
+ * The class of the subsystem a device's directory belongs to: that of the
+ * directory nearest the attribute on its path that is named after a
+ * subsystem of this table, as the kernel gives it (kevent_attr_class() in
+ * kernel/kevent_registry.c, whose table this one must equal). A class
+ * device's directory is below one named after its class; a CPU's below
+ * "cpu"; a USB device's below its bus's root hub, "usb<bus>" (the
+ * attribute's own directory is no bus: it may be a network device named
+ * usb0). Kobjects below /fs belong to the filesystems.
+ */
+static const struct {
+	const char *subsystem;
+	enum kevent_class cls;
+} subsystem_classes[] = {
+	{ "hwmon", KEVENT_CLASS_POWER },
+	{ "power_supply", KEVENT_CLASS_POWER },
+	{ "thermal", KEVENT_CLASS_POWER },
+	{ "block", KEVENT_CLASS_STORAGE },
+	{ "net", KEVENT_CLASS_NET },
+	{ "cpu", KEVENT_CLASS_HOTPLUG },
+	{ "typec", KEVENT_CLASS_HOTPLUG },
+	{ "usb", KEVENT_CLASS_HOTPLUG },
+};
+
+/*
+ * Whether @dir, @len bytes, names @subsystem; "usb" also names "usb<N>",
+ * unless @own, the attribute's own directory.
+ */
+static bool dir_is(const char *dir, size_t len, bool own,
+		   const char *subsystem)
+{
+	size_t n = strlen(subsystem);
+
+	if (len < n || strncmp(dir, subsystem, n) != 0)
+		return false;
+	if (len == n)
+		return true;
+	if (own || strcmp(subsystem, "usb") != 0)
+		return false;
+	for (; n < len; n++)
+		if (dir[n] < '0' || dir[n] > '9')
+			return false;
+	return true;
+}
+
+enum kevent_class kevent_path_class(const char *path, const char *name)
+{
+	const char *end, *dir;
+	size_t i;
+
+	if (!path)
+		return kevent_attribute_class(name);
+	if (strncmp(path, "/fs/", 4) == 0 || strcmp(path, "/fs") == 0)
+		return KEVENT_CLASS_FS;
+	/* From the attribute's directory up */
+	end = path + strlen(path);
+	while (end > path) {
+		dir = end;
+		while (dir > path && dir[-1] != '/')
+			dir--;
+		for (i = 0; i < sizeof(subsystem_classes) /
+				sizeof(subsystem_classes[0]); i++)
+			if (dir_is(dir, end - dir, *end == '\0',
+				   subsystem_classes[i].subsystem))
+				return subsystem_classes[i].cls;
+		end = dir > path ? dir - 1 : path;
+	}
+	return kevent_attribute_class(name);
+}

@@ -165,7 +165,7 @@ bool kevent_attr_name_is_valid(const char *name);
 
 /*
  * A new event of a stock source (uevent, poll), timestamped now, with the
- * class of @attr in the registry (KEVENT_CLASS_UNKNOWN if it has none).
+ * class kevent_path_class() gives @attr of @path.
  * @subsystem may be NULL. Return: 0, -EINVAL for an invalid path or
  * attribute name, -ENOMEM.
  */
@@ -299,8 +299,23 @@ bool kevent_sample_changed(int old_err, const char *old, size_t old_len,
 			   int new_err, const char *cur, size_t cur_len,
 			   uint64_t delta);
 
+/*
+ * Stop watching the files of @monitor that went away (a read fails with
+ * ENODEV), without an event: they may be added again. Return: how many.
+ */
+int kevent_poll_monitor_prune(struct kevent_poll_monitor *monitor);
+
 /* Class of a registered attribute name, or KEVENT_CLASS_UNKNOWN. */
 enum kevent_class kevent_attribute_class(const char *name);
+
+/*
+ * Class of the events of attribute @name of the kobject at @path (below
+ * /sys, from its leading '/'), as the kernel gives it: that of the
+ * subsystem the kobject belongs to (a power supply's online is power, a
+ * CPU's hotplug), else that of @name in the registry, else
+ * KEVENT_CLASS_UNKNOWN.
+ */
+enum kevent_class kevent_path_class(const char *path, const char *name);
 
 struct sock_filter;
 

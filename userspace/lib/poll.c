@@ -103,12 +103,26 @@ static int rearm(struct kevent_poll_monitor *m, int fd)
 	return n < 0 ? -errno : 0;
 }
 
+/*
+ * Whether @f watches the attribute file at @real as it is now: a file
+ * removed and created again (an md array stopped and assembled again) is a
+ * new kernfs node, with another inode.
+ */
+static bool poll_file_current(const struct poll_file *f, const char *real)
+{
+	struct stat watched, now;
+
+	return f->fd >= 0 && fstat(f->fd, &watched) == 0 &&
+	       stat(real, &now) == 0 && watched.st_ino == now.st_ino &&
+	       watched.st_dev == now.st_dev;
+}
+
 KEVENT_EXPORT int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
 					  const char *file)
 {
 	struct epoll_event ev = { .events = EPOLLPRI | EPOLLERR | EPOLLET };
 	char *real, *path, *attr;
-	struct poll_file *files;
+	struct poll_file *files, *f;
 	size_t i;
 	int fd = -1, r;
 
@@ -117,12 +131,13 @@ KEVENT_EXPORT int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
 	r = kevent_sysfs_file_resolve(file, &real, &path, &attr);
 	if (r < 0)
 		return r;
-	for (i = 0; i < monitor->n_files; i++) {
+	for (i = 0; i < monitor->n_files; i++)
 		if (strcmp(monitor->files[i].path, path) == 0 &&
-		    strcmp(monitor->files[i].attr, attr) == 0) {
-			r = -EEXIST;
-			goto out_free;
-		}
+		    strcmp(monitor->files[i].attr, attr) == 0)
+			break;
+	if (i < monitor->n_files && poll_file_current(&monitor->files[i], real)) {
+		r = -EEXIST;
+		goto out_free;
 	}
 
 	r = kevent_sysfs_file_open(real, &fd);
@@ -135,20 +150,35 @@ KEVENT_EXPORT int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
 	 */
 	rearm(monitor, fd);
 
-	files = realloc(monitor->files,
-			(monitor->n_files + 1) * sizeof(*files));
-	if (!files) {
-		r = -ENOMEM;
-		goto out_close;
+	if (i == monitor->n_files) {
+		files = realloc(monitor->files,
+				(monitor->n_files + 1) * sizeof(*files));
+		if (!files) {
+			r = -ENOMEM;
+			goto out_close;
+		}
+		monitor->files = files;
+		files[i] = (struct poll_file){ .fd = -1, .path = path,
+					       .attr = attr };
+		monitor->n_files++;
+	} else {
+		/* The file went, or is another: watch the new one instead */
+		free(path);
+		free(attr);
 	}
-	monitor->files = files;
-	ev.data.u64 = monitor->n_files;
+	path = attr = NULL;
+	f = &monitor->files[i];
+	if (f->fd >= 0) {
+		epoll_ctl(monitor->epfd, EPOLL_CTL_DEL, f->fd, NULL);
+		close(f->fd);
+		f->fd = -1;
+	}
+	ev.data.u64 = i;
 	if (epoll_ctl(monitor->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 		r = -errno;
 		goto out_close;
 	}
-	files[monitor->n_files++] =
-		(struct poll_file){ .fd = fd, .path = path, .attr = attr };
+	f->fd = fd;
 	free(real);
 	return 0;
 
@@ -159,6 +189,24 @@ out_free:
 	free(path);
 	free(attr);
 	return r;
+}
+
+int kevent_poll_monitor_prune(struct kevent_poll_monitor *monitor)
+{
+	struct poll_file *f;
+	size_t i;
+	int gone = 0;
+
+	for (i = 0; i < monitor->n_files; i++) {
+		f = &monitor->files[i];
+		if (f->fd < 0 || rearm(monitor, f->fd) != -ENODEV)
+			continue;
+		epoll_ctl(monitor->epfd, EPOLL_CTL_DEL, f->fd, NULL);
+		close(f->fd);
+		f->fd = -1;
+		gone++;
+	}
+	return gone;
 }
 
 KEVENT_EXPORT int

@@ -15,7 +15,7 @@ int kevent_event_new_stock(enum kevent_event_source source, uint64_t seq,
 			   struct kevent_event **ret_event)
 {
 	return kevent_event_new_stock_class(source, seq, path, attr,
-					    kevent_attribute_class(attr),
+					    kevent_path_class(path, attr),
 					    subsystem, ret_event);
 }
 

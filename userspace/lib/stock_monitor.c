@@ -3,8 +3,16 @@
  * The stock monitor: the attribute events a kernel without kevent.ko sends
  * already, behind one descriptor. Its epoll set holds the uevent socket
  * (NETLINK_KOBJECT_UEVENT, the kernel's group), the rtnetlink socket
- * (RTNLGRP_LINK), the poll monitor of the files added, and an eventfd that
- * stays readable while events of one message wait in the state's queue.
+ * (RTNLGRP_LINK), the poll monitor of the files added, /proc/self/mountinfo
+ * (for the changes of the mounts) and an eventfd that stays readable while
+ * events of one message wait in the state's queue.
+ *
+ * The poll monitor also watches the attributes the kernel announces with
+ * sysfs_notify() and no uevent, those of the stock kinds marked "polled":
+ * md arrays' and ext4 filesystems'. They are looked for when the monitor
+ * starts, again at each block device's uevent (an array started, stopped,
+ * or its redundancy group added), and at each change of the mounts (a
+ * filesystem mounted or unmounted).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,11 +37,14 @@
 /* A uevent is at most UEVENT_BUFFER_SIZE (2048) bytes; links are larger */
 #define STOCK_RECV_BUF (64 * 1024)
 
+static int polled_scan(struct kevent_stock_monitor *m);
+
 enum stock_tag {
 	TAG_UEVENT = 1,
 	TAG_RTNL,
 	TAG_POLL,
 	TAG_HELD,
+	TAG_MOUNTS,
 };
 
 struct kevent_stock_monitor {
@@ -42,6 +53,7 @@ struct kevent_stock_monitor {
 	int uevent_fd;
 	int rtnl_fd;
 	int held_fd; /* eventfd: readable while events are queued */
+	int mounts_fd; /* /proc/self/mountinfo */
 	bool held;
 	struct kevent_poll_monitor *poll;
 	struct kevent_stock_state *state;
@@ -52,6 +64,15 @@ struct kevent_stock_monitor {
 static int epoll_add(int epfd, int fd, enum stock_tag tag)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = tag };
+
+	/*
+	 * The mount table's poll() says EPOLLPRI once, to whichever poll()
+	 * comes first: when an epoll set holding this one checks it, that
+	 * check takes it. It is always EPOLLIN, and woken at each change:
+	 * edge-triggered, that is one event a change, whoever checks.
+	 */
+	if (tag == TAG_MOUNTS)
+		ev.events = EPOLLIN | EPOLLET;
 
 	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
@@ -212,6 +233,8 @@ kevent_stock_monitor_unref(struct kevent_stock_monitor *monitor)
 		close(monitor->rtnl_fd);
 	if (monitor->held_fd >= 0)
 		close(monitor->held_fd);
+	if (monitor->mounts_fd >= 0)
+		close(monitor->mounts_fd);
 	if (monitor->epfd >= 0)
 		close(monitor->epfd);
 	free(monitor->buf);
@@ -232,7 +255,7 @@ kevent_stock_monitor_new(struct kevent_stock_monitor **ret_monitor)
 		return -ENOMEM;
 	*m = (struct kevent_stock_monitor){ .refcount = 1, .epfd = -1,
 					    .uevent_fd = -1, .rtnl_fd = -1,
-					    .held_fd = -1 };
+					    .held_fd = -1, .mounts_fd = -1 };
 	m->buf = malloc(STOCK_RECV_BUF + 1);
 	m->state = kevent_stock_state_new();
 	if (!m->buf || !m->state) {
@@ -261,10 +284,16 @@ kevent_stock_monitor_new(struct kevent_stock_monitor **ret_monitor)
 		r = epoll_add(m->epfd, m->rtnl_fd, TAG_RTNL);
 	if (r == 0)
 		r = epoll_add(m->epfd, m->held_fd, TAG_HELD);
+	/* Without /proc, a filesystem mounted later is not followed */
+	m->mounts_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (r == 0 && m->mounts_fd >= 0)
+		r = epoll_add(m->epfd, m->mounts_fd, TAG_MOUNTS);
 	if (r == 0)
 		r = psys_seed(m->state, m->buf);
 	if (r == 0)
 		r = links_dump(m->state, m->buf);
+	if (r == 0)
+		r = polled_scan(m);
 	if (r < 0)
 		goto out_unref;
 	*ret_monitor = m;
@@ -374,11 +403,19 @@ static ssize_t recv_kernel(struct kevent_stock_monitor *m, int fd,
 
 static int receive_uevent(struct kevent_stock_monitor *m)
 {
+	static const char block[] = "SUBSYSTEM=block";
 	ssize_t n = recv_kernel(m, m->uevent_fd, true);
+	bool of_block;
+	int r;
 
 	if (n <= 0)
 		return n;
-	return kevent_stock_state_uevent(m->state, m->buf, n);
+	/* Its keys are NUL-terminated: the key whole, not a prefix */
+	of_block = memmem(m->buf, n, block, sizeof(block)) != NULL;
+	r = kevent_stock_state_uevent(m->state, m->buf, n);
+	if (r == 0 && of_block)
+		r = polled_scan(m);
+	return r;
 }
 
 static int receive_rtnl(struct kevent_stock_monitor *m)
@@ -430,6 +467,9 @@ kevent_stock_monitor_receive(struct kevent_stock_monitor *monitor,
 			case TAG_RTNL:
 				r = receive_rtnl(monitor);
 				break;
+			case TAG_MOUNTS:
+				r = polled_scan(monitor);
+				break;
 			case TAG_POLL:
 				r = kevent_poll_monitor_receive(monitor->poll,
 								ret_event);
@@ -461,6 +501,9 @@ struct stock_kind {
 	/* the attributes: these, or (NULL) the files that match: */
 	const char *const *attrs;
 	bool (*match)(const char *file);
+	const char *subdir; /* of the device's, holding them, or NULL */
+	/* announced by sysfs_notify() alone: the poll monitor watches them */
+	bool polled;
 };
 
 static bool hwmon_alarm(const char *file)
@@ -480,18 +523,32 @@ static const char *const net_attrs[] = { "operstate", "carrier", "mtu",
 					 "address", NULL };
 static const char *const online_attrs[] = { "online", NULL };
 static const char *const size_attrs[] = { "size", NULL };
+/* What md announces of an array (drivers/md/md.c) */
+static const char *const md_attrs[] = { "array_state", "sync_action",
+					"degraded", "sync_completed", NULL };
+/* What ext4 announces (fs/ext4/sysfs.c) */
+static const char *const ext4_attrs[] = { "errors_count", NULL };
 
 static const struct stock_kind stock_kinds[] = {
-	{ "/sys/class/hwmon", NULL, KEVENT_EVENT_SOURCE_UEVENT,
-	  KEVENT_CLASS_POWER, "hwmon", NULL, hwmon_alarm },
-	{ "/sys/class/power_supply", NULL, KEVENT_EVENT_SOURCE_UEVENT,
-	  KEVENT_CLASS_POWER, "power_supply", NULL, registered },
-	{ "/sys/class/net", NULL, KEVENT_EVENT_SOURCE_RTNETLINK,
-	  KEVENT_CLASS_NET, "net", net_attrs, NULL },
-	{ "/sys/devices/system/cpu", "cpu", KEVENT_EVENT_SOURCE_UEVENT,
-	  KEVENT_CLASS_HOTPLUG, "cpu", online_attrs, NULL },
-	{ "/sys/block", NULL, KEVENT_EVENT_SOURCE_UEVENT, KEVENT_CLASS_STORAGE,
-	  "block", size_attrs, NULL },
+	{ .dir = "/sys/class/hwmon", .source = KEVENT_EVENT_SOURCE_UEVENT,
+	  .cls = KEVENT_CLASS_POWER, .subsystem = "hwmon",
+	  .match = hwmon_alarm },
+	{ .dir = "/sys/class/power_supply",
+	  .source = KEVENT_EVENT_SOURCE_UEVENT, .cls = KEVENT_CLASS_POWER,
+	  .subsystem = "power_supply", .match = registered },
+	{ .dir = "/sys/class/net", .source = KEVENT_EVENT_SOURCE_RTNETLINK,
+	  .cls = KEVENT_CLASS_NET, .subsystem = "net", .attrs = net_attrs },
+	{ .dir = "/sys/devices/system/cpu", .prefix = "cpu",
+	  .source = KEVENT_EVENT_SOURCE_UEVENT, .cls = KEVENT_CLASS_HOTPLUG,
+	  .subsystem = "cpu", .attrs = online_attrs },
+	{ .dir = "/sys/block", .source = KEVENT_EVENT_SOURCE_UEVENT,
+	  .cls = KEVENT_CLASS_STORAGE, .subsystem = "block",
+	  .attrs = size_attrs },
+	{ .dir = "/sys/block", .prefix = "md", .subdir = "md",
+	  .source = KEVENT_EVENT_SOURCE_POLL, .cls = KEVENT_CLASS_STORAGE,
+	  .attrs = md_attrs, .polled = true },
+	{ .dir = "/sys/fs/ext4", .source = KEVENT_EVENT_SOURCE_POLL,
+	  .cls = KEVENT_CLASS_FS, .attrs = ext4_attrs, .polled = true },
 };
 
 static int name_cmp(const void *a, const void *b)
@@ -567,16 +624,22 @@ static int visit(const struct stock_kind *k, const char *path,
 static int visit_device(const struct stock_kind *k, const char *real,
 			kevent_event_cb cb, void *userdata)
 {
-	char file[PATH_MAX];
+	char file[PATH_MAX], dir[PATH_MAX];
 	char **files;
 	size_t i;
 	int r = 0;
 
+	if (k->subdir) {
+		if (snprintf(dir, sizeof(dir), "%s/%s", real, k->subdir) >=
+		    (int)sizeof(dir))
+			return 0;
+		real = dir;
+	}
 	if (k->attrs) {
 		for (i = 0; r == 0 && k->attrs[i]; i++) {
-			snprintf(file, sizeof(file), "%s/%s", real,
-				 k->attrs[i]);
-			if (access(file, F_OK) == 0)
+			if (snprintf(file, sizeof(file), "%s/%s", real,
+				     k->attrs[i]) < (int)sizeof(file) &&
+			    access(file, F_OK) == 0)
 				r = visit(k, real + 4, k->attrs[i], cb,
 					  userdata);
 		}
@@ -592,7 +655,8 @@ static int visit_device(const struct stock_kind *k, const char *real,
 	return r;
 }
 
-KEVENT_EXPORT int kevent_stock_foreach(kevent_event_cb cb, void *userdata)
+/* Visit the attributes of the stock kinds, or of the polled ones alone */
+static int stock_walk(bool polled_only, kevent_event_cb cb, void *userdata)
 {
 	const struct stock_kind *k;
 	char file[PATH_MAX], *real;
@@ -600,11 +664,11 @@ KEVENT_EXPORT int kevent_stock_foreach(kevent_event_cb cb, void *userdata)
 	size_t i, j;
 	int r = 0;
 
-	if (!cb)
-		return -EINVAL;
 	for (i = 0; r == 0 && i < sizeof(stock_kinds) / sizeof(stock_kinds[0]);
 	     i++) {
 		k = &stock_kinds[i];
+		if (polled_only && !k->polled)
+			continue;
 		names = dir_names(k->dir, k->prefix);
 		if (!names)
 			return -ENOMEM;
@@ -625,4 +689,38 @@ KEVENT_EXPORT int kevent_stock_foreach(kevent_event_cb cb, void *userdata)
 		names_free(names);
 	}
 	return r;
+}
+
+/* Watch a polled attribute with the poll monitor, once */
+static int polled_add(const struct kevent_event *ev, void *userdata)
+{
+	struct kevent_stock_monitor *m = userdata;
+	char file[PATH_MAX];
+	int r;
+
+	snprintf(file, sizeof(file), "/sys%s/%s", kevent_event_get_path(ev),
+		 kevent_event_get_attr(ev));
+	r = kevent_stock_monitor_add_file(m, file);
+	/* Watched already, or gone since it was found */
+	if (r == -EEXIST || r == -ENOENT || r == -ENODEV)
+		r = 0;
+	return r;
+}
+
+/*
+ * Watch the polled attributes there are now; let go of those that went.
+ * Return: 0 or -errno.
+ */
+static int polled_scan(struct kevent_stock_monitor *m)
+{
+	if (m->poll)
+		kevent_poll_monitor_prune(m->poll);
+	return stock_walk(true, polled_add, m);
+}
+
+KEVENT_EXPORT int kevent_stock_foreach(kevent_event_cb cb, void *userdata)
+{
+	if (!cb)
+		return -EINVAL;
+	return stock_walk(false, cb, userdata);
 }

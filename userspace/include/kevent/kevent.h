@@ -298,7 +298,8 @@ uint64_t kevent_event_get_lost(const struct kevent_event *event);
  * Events of the stock sources, for kernels where the kevent layer is not
  * loaded: uevents (struct kevent_uevent_monitor) and poll()able sysfs
  * attribute files (struct kevent_poll_monitor). Their events have the
- * class of the attribute name in the registry, or KEVENT_CLASS_UNKNOWN;
+ * class of the device's subsystem, as the kernel gives it, or else of the
+ * attribute name in the registry, or KEVENT_CLASS_UNKNOWN;
  * the timestamp of their reception; coalesced count 0; attribute id
  * UINT32_MAX. A uevent has the uevent's SEQNUM as sequence number and its
  * subsystem; a poll event has sequence number 0.
