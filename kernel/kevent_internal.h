@@ -116,7 +116,7 @@ void kevent_netlink_exit(void);
 u64 kevent_emit(const char *path, const char *name, u32 attr_id,
 		u32 channel, enum kevent_class class, u32 coalesced,
 		bool restricted);
-void kevent_emit_lost(void);
+void kevent_emit_lost(unsigned int count);
 bool kevent_attr_restricted(struct kernfs_node *kn);
 size_t kevent_event_size(const char *path, const char *name);
 int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec);

@@ -23,10 +23,11 @@
  * stays in the table for a coalescing window after its event, as a source
  * does (kevent_source.c): the notifications within the window fold into one
  * trailing event. When the table is full, a notification of a node not in
- * it is dropped and counted, and the layer's sequence numbers skip one, so
- * that every listener sees the gap (its overrun). A node removed before its
- * event went out is dropped and counted. The events of kevent's own sources
- * already went out: their own kernfs_notify() is not reported again.
+ * it is dropped and counted, and the layer's sequence numbers skip one for
+ * each, so that every listener sees the gap (its overrun). A node removed
+ * before its event went out is dropped and counted. The events of kevent's
+ * own sources already went out: their own kernfs_notify() is not reported
+ * again.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -279,7 +280,7 @@ static void kevent_kernfs_work_fn(struct work_struct *work)
 	kevent_kernfs_lost = 0;
 	raw_spin_unlock_irq(&kevent_kernfs_lock);
 	if (lost)
-		kevent_emit_lost();
+		kevent_emit_lost(lost);
 
 	raw_spin_lock_irq(&kevent_kernfs_lock);
 	pos = kevent_kernfs_used.next;

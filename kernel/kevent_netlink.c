@@ -214,23 +214,25 @@ out_unlock:
 }
 
 /**
- * kevent_emit_lost - account for an event that could not be taken in
+ * kevent_emit_lost - account for events that could not be taken in
+ * @count: how many
  *
- * The sequence number, and that of every class, skip one: every listener
- * sees a gap at its next event, and knows it missed one (an overrun).
+ * The sequence number, and that of every class, skip @count: every
+ * listener sees a gap at its next event, and knows it missed that many at
+ * most (an overrun). Their classes are not known: each class skips them.
  *
  * Context: Process context.
  */
-void kevent_emit_lost(void)
+void kevent_emit_lost(unsigned int count)
 {
 	int class;
 
 	mutex_lock(&kevent_emit_lock);
-	kevent_seq++;
+	kevent_seq += count;
 	for (class = 0; class < __KEVENT_CLASS_MAX; class++)
-		kevent_class_seq[class]++;
+		kevent_class_seq[class] += count;
 	mutex_unlock(&kevent_emit_lock);
-	atomic64_inc(&kevent_stat_failed);
+	atomic64_add(count, &kevent_stat_failed);
 }
 
 /*

@@ -20,6 +20,9 @@ KEVENT_TEST_POWER=${KEVENT_TEST_POWER:-$KEVENT_TOP/build/test_power/test_power.k
 KEVENT_TEST_DRIVER=${KEVENT_TEST_DRIVER:-$KEVENT_TOP/build/kevent-test/kevent_test.ko}
 # kevent_stock_hwmon.ko, built with it: an hwmon sensor that uses no kevent
 KEVENT_STOCK_HWMON=${KEVENT_TEST_DRIVER%/*}/kevent_stock_hwmon.ko
+# kevent_notify_storm.ko, built with it: many files announced at once with
+# sysfs_notify(), with no use of kevent
+KEVENT_NOTIFY_STORM=${KEVENT_TEST_DRIVER%/*}/kevent_notify_storm.ko
 # kevent_sensor_test.ko, built with it: the demo's sensors, named
 # kevent-sensor-test.N, with the controls that exist only for tests and
 # benchmarks (storm, notify, churn, bench) and the extra_sources parameter

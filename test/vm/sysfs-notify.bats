@@ -27,6 +27,7 @@ teardown()
 	watch_stop
 	storage_teardown
 	if module_loaded kevent_stock_hwmon; then rmmod kevent_stock_hwmon; fi
+	if module_loaded kevent_notify_storm; then rmmod kevent_notify_storm; fi
 	modules_unload
 }
 
@@ -216,4 +217,37 @@ stock_hwmon()
 		sleep 0.1
 	done
 	assert_equal "$(probe_stat nodes)" 0
+}
+
+@test "300 attributes announced at once: 256 wait, the others are dropped and counted, and a listener sees them lost" {
+	local storm=/kernel/kevent_notify_storm full before after lost n i
+
+	# Each node stays in the table for its window: none leaves it before
+	# the 300 notifications are done
+	kevent_load coalesce_ms=2000
+	insmod "$KEVENT_NOTIFY_STORM" files=300
+	watch_start --json --class general
+	# A first event of the class: the listener counts from its number
+	echo 1 > "/sys$storm/notify"
+	event_wait "$storm" f0 0
+	before=$(probe_stat dropped_full)
+	echo 300 > "/sys$storm/notify"
+	after=$(probe_stat dropped_full)
+	full=$((after - before))
+	[ "$full" -ge 44 ] || fail "dropped_full went from $before to $after, not 44 more"
+	# f0 once more: an event of the class after every loss, in its window
+	# or not
+	echo 1 > "/sys$storm/notify"
+	wait_json 'any(.[]; .type == "overrun")' 30
+	# The files that found room each have their event
+	for ((i = 0; i < 300; i++)); do
+		n=$(jq -r --arg p "$storm" 'select(.type == "event" and .path == $p) | .attr' "$WATCH_OUT" | sort -u | wc -l)
+		[ $((n + full)) -ge 300 ] && break
+		sleep 0.1
+	done
+	[ $((n + full)) -ge 300 ] || fail "$n files have events and $full were dropped: some of the 300 went missing"
+	[ "$n" -le 256 ] || fail "$n files have events, more than the table's 256 slots"
+	# Every one dropped is a loss the listener is told of
+	lost=$(jq -s '[.[] | select(.type == "overrun") | .lost] | add // 0' "$WATCH_OUT")
+	assert_equal "$lost" "$full"
 }
