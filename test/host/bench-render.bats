@@ -80,8 +80,9 @@ setup()
 	assert_line --regexp '^\| `kevent-watch --json` \| `kevent_source_notify\(\)` \| 3 of 20000 \| 100.0 ms \| yes \|'
 	assert_line '| memory of the sources | | 9 KiB (224 bytes a source) |'
 	assert_line --regexp '^\| kevent C reader .* \| `kevent_notify\(\)` \| 1.1 \| pread64:100, write:2, recvmmsg:2, openat:1 \|'
+	assert_line '| with `kevent.ko`, no listener | 1060 ns | 1050 ns, 1080 ns, 1060 ns |'
 	run grep -c '^| ' <<< "$output"
-	assert_output 65
+	assert_output 71
 }
 
 @test "a listener that never reads: the goal holds its cost against none, and a failed event misses it" {
@@ -172,4 +173,19 @@ setup()
 	grep -v '^stock.link.ip_link.elapsed_ns=' "$raw" > raw.txt
 	run --separate-stderr "$render" raw.txt
 	assert_failure
+}
+
+@test "sysfs_notify() with kevent.ko's probe against without it: a goal of at most 1.1x, with no listener; one listener for information" {
+	run --separate-stderr "$render" "$raw"
+	assert_success
+	assert_line --partial 'against without it, 5000 calls, median of 3 rounds | 1.06x (1060 ns against 1000 ns) | at most 1.1x | PASS |'
+	assert_line --partial 'one a coalescing window; the listener takes CPU time beside the caller | 1.25x (1250 ns against 1000 ns) |'
+	sed 's/^probe.quiet.ns=1060$/probe.quiet.ns=1110/' "$raw" > raw.txt
+	run --separate-stderr "$render" raw.txt
+	assert_success
+	assert_line --partial '| 1.11x (1110 ns against 1000 ns) | at most 1.1x | MISS |'
+	grep -v '^probe.without.ns=' "$raw" > raw.txt
+	run --separate-stderr "$render" raw.txt
+	assert_failure 1
+	assert_stderr_line "bench-render: no result for probe.without.ns in raw.txt"
 }
