@@ -145,12 +145,13 @@ EXPORT_SYMBOL_IF_KUNIT(kevent_registry_class);
 /*
  * The class of the subsystem an attribute's directory belongs to: that of
  * the directory nearest the attribute on its path that is named after a
- * subsystem of this table. A class device's directory
- * is below one named after its class (/devices/virtual/block/md0,
+ * subsystem of this table. A class device's directory is below one named
+ * after its class (/devices/virtual/block/md0,
  * /devices/platform/coretemp.0/hwmon/hwmon1); a CPU's below "cpu"; a USB
  * device's below its bus's root hub, "usb<bus>" (the attribute's own
  * directory is no bus: it may be a network device named usb0). Kobjects
- * below /fs belong to the filesystems.
+ * below /fs belong to the filesystems. libkevent holds the same table
+ * (userspace/lib/attrs.c); test/host/class-table.bats keeps them equal.
  */
 static const struct {
 	const char *subsystem;

@@ -301,9 +301,9 @@ bool kevent_sample_changed(int old_err, const char *old, size_t old_len,
 
 /*
  * Stop watching the files of @monitor that went away (a read fails with
- * ENODEV), without an event: they may be added again. Return: how many.
+ * ENODEV), without an event: they may be added again.
  */
-int kevent_poll_monitor_prune(struct kevent_poll_monitor *monitor);
+void kevent_poll_monitor_prune(struct kevent_poll_monitor *monitor);
 
 /* Class of a registered attribute name, or KEVENT_CLASS_UNKNOWN. */
 enum kevent_class kevent_attribute_class(const char *name);

@@ -103,6 +103,17 @@ static int rearm(struct kevent_poll_monitor *m, int fd)
 	return n < 0 ? -errno : 0;
 }
 
+/* Stop watching @f's file, if it has one: its entry stays, without it */
+static void poll_file_release(struct kevent_poll_monitor *m,
+			      struct poll_file *f)
+{
+	if (f->fd < 0)
+		return;
+	epoll_ctl(m->epfd, EPOLL_CTL_DEL, f->fd, NULL);
+	close(f->fd);
+	f->fd = -1;
+}
+
 /*
  * Whether @f watches the attribute file at @real as it is now: a file
  * removed and created again (an md array stopped and assembled again) is a
@@ -168,11 +179,7 @@ KEVENT_EXPORT int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
 	}
 	path = attr = NULL;
 	f = &monitor->files[i];
-	if (f->fd >= 0) {
-		epoll_ctl(monitor->epfd, EPOLL_CTL_DEL, f->fd, NULL);
-		close(f->fd);
-		f->fd = -1;
-	}
+	poll_file_release(monitor, f);
 	ev.data.u64 = i;
 	if (epoll_ctl(monitor->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 		r = -errno;
@@ -191,22 +198,16 @@ out_free:
 	return r;
 }
 
-int kevent_poll_monitor_prune(struct kevent_poll_monitor *monitor)
+void kevent_poll_monitor_prune(struct kevent_poll_monitor *monitor)
 {
 	struct poll_file *f;
 	size_t i;
-	int gone = 0;
 
 	for (i = 0; i < monitor->n_files; i++) {
 		f = &monitor->files[i];
-		if (f->fd < 0 || rearm(monitor, f->fd) != -ENODEV)
-			continue;
-		epoll_ctl(monitor->epfd, EPOLL_CTL_DEL, f->fd, NULL);
-		close(f->fd);
-		f->fd = -1;
-		gone++;
+		if (f->fd >= 0 && rearm(monitor, f->fd) == -ENODEV)
+			poll_file_release(monitor, f);
 	}
-	return gone;
 }
 
 KEVENT_EXPORT int
@@ -235,9 +236,7 @@ kevent_poll_monitor_receive(struct kevent_poll_monitor *monitor,
 		r = rearm(monitor, f->fd);
 		if (r == -ENODEV) {
 			/* The attribute went away: report it, then let go. */
-			epoll_ctl(monitor->epfd, EPOLL_CTL_DEL, f->fd, NULL);
-			close(f->fd);
-			f->fd = -1;
+			poll_file_release(monitor, f);
 		}
 		return kevent_event_new_stock(KEVENT_EVENT_SOURCE_POLL, 0,
 					      f->path, f->attr, NULL,
