@@ -133,6 +133,18 @@ watch_spawn()
 	return 1
 }
 
+# watch_spawn_valgrind LOG CMD...: watch_spawn CMD under valgrind, which
+# writes its report to LOG and exits 99 on an error or a definite or
+# indirect leak
+watch_spawn_valgrind()
+{
+	local log=$1
+
+	shift
+	watch_spawn valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect --log-file="$log" "$@"
+}
+
 # watch_start ARGS...: watch_spawn kevent-watch ARGS
 watch_start()
 {

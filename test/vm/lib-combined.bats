@@ -155,9 +155,7 @@ notify_labels()
 @test "the combined monitor is clean under valgrind, with every kind of monitor" {
 	local log=$BATS_TEST_TMPDIR/valgrind.log
 
-	watch_spawn valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite,indirect --log-file="$log" \
-		"$COMBINED" --kevent general --uevent --stock \
+	watch_spawn_valgrind "$log" "$COMBINED" --kevent general --uevent --stock \
 		--poll "$SENSOR/label" --sample 50 "$HW/temp1_input" 3000
 	notify_labels 3
 	echo 55000 > "$HW/temp1_input"

@@ -286,10 +286,8 @@ settle()
 @test "sampling a glob whose files come and go, with --count, runs clean under valgrind" {
 	log=$BATS_TEST_TMPDIR/valgrind.log
 	WATCH_START_SECS=60
-	watch_spawn valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite,indirect --log-file="$log" \
-		"$KEVENT_WATCH" --sample 100ms --json --count 2 \
-		'/sys/class/net/kss*/mtu' /sys/class/net/lo/mtu
+	watch_spawn_valgrind "$log" "$KEVENT_WATCH" --sample 100ms --json \
+		--count 2 '/sys/class/net/kss*/mtu' /sys/class/net/lo/mtu
 	ip link add kss0 type dummy
 	ip link add kss1 type dummy
 	sleep 2

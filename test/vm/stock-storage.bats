@@ -42,18 +42,6 @@ teardown()
 	storage_teardown
 }
 
-# watch_start_valgrind LOG ARGS...: watch_start kevent-watch ARGS under
-# valgrind, its report in LOG
-watch_start_valgrind()
-{
-	local log=$1
-
-	shift
-	watch_spawn valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite,indirect --log-file="$log" \
-		"$KEVENT_WATCH" "$@"
-}
-
 # records_of PATH ATTR: the events of PATH's ATTR so far, "source class
 # value" a line
 records_of()
@@ -141,8 +129,8 @@ poll fs errors_count=0"
 	md_create
 	a=${LOOPS[0]}
 	WATCH_START_SECS=60
-	watch_start_valgrind "$vg_log" --stock --json --attr errors_count \
-		--count 1
+	watch_spawn_valgrind "$vg_log" "$KEVENT_WATCH" --stock --json \
+		--attr errors_count --count 1
 	mdadm --stop /dev/md127 >/dev/null 2>&1
 	mdadm --assemble /dev/md127 "$a" "$MD_B" >/dev/null 2>&1
 	watched_wait "/sys$MD/degraded" 60
