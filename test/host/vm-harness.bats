@@ -76,6 +76,19 @@ vm_run()
 	assert_output --partial 'WARNING: possible recursive locking detected'
 }
 
+@test "lock debugging turned off by a taint is reported by the scanner" {
+	# debug_locks goes to 0 with one line and no BUG or WARNING: the
+	# checks after it see nothing
+	run -1 "$vm/scan-kernel-log" "$logs/lockdep-off.log"
+	assert_output '[   63.870215] Disabling lock debugging due to kernel taint'
+}
+
+@test "lockdep turning itself off is reported by the scanner, each line of it" {
+	run -1 "$vm/scan-kernel-log" "$logs/lockdep-full.log"
+	assert_line --index 0 --partial 'BUG: MAX_LOCKDEP_CHAIN_HLOCKS too low!'
+	assert_line --index 1 --partial 'turning off the locking correctness validator.'
+}
+
 @test "a kmemleak report copied into the kernel log is reported by the scanner" {
 	run -1 "$vm/scan-kernel-log" "$logs/kmemleak.log"
 	assert_output --partial 'kmemleak: unreferenced object 0xffff888006c1e480 (size 64):'
