@@ -68,6 +68,32 @@ usage_error()
 	usage_error --exec-timeout --exec-timeout 5
 }
 
+@test "a usage error is its message and a pointer to --help, nothing more" {
+	run --separate-stderr "$KEVENT_WATCH" --count x
+	assert_failure 2
+	assert_output ''
+	assert_equal "$stderr" "kevent-watch: --count: invalid value 'x' (expected a positive integer)
+Try 'kevent-watch --help' for more information."
+}
+
+@test "a file argument belongs to the --poll or --sample written last before it" {
+	# /tmp polled, so --sample has no file of its own
+	usage_error '--sample needs files' --poll /sys/class/net/lo/mtu /tmp --sample 1s
+	usage_error "--poll: '/tmp' is not a sysfs file" \
+		--sample 1s /sys/class/net/lo/mtu --poll /tmp
+	# After "--" as well
+	usage_error "--sample: '/tmp' is not a sysfs file" \
+		--poll /sys/class/net/lo/mtu --sample 1s -- /tmp
+}
+
+@test "a file argument before any --poll or --sample belongs to the first given" {
+	usage_error "--sample: '/tmp' is not a sysfs file" /tmp --sample 1s \
+		--poll /sys/class/net/lo/mtu
+	usage_error "--poll: '/tmp' is not a sysfs file" /tmp --poll /sys/class/net/lo/mtu \
+		--sample 1s /sys/class/net/lo/flags
+	usage_error "unexpected argument '/tmp'" --json /tmp
+}
+
 @test "empty --attr, --path, --subsystem and --poll values are usage errors" {
 	usage_error --attr --attr ''
 	usage_error --path --path ''

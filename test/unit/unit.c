@@ -553,14 +553,31 @@ static void test_options(void)
 	CHECK(refused("unexpected argument 'extra'", ARGS("--json", "extra")));
 	CHECK(refused("cannot be used together", ARGS("--list", "--coldplug")));
 
-	/* --poll FILE... takes the arguments after the options too */
+	/* --poll FILE... takes the file arguments after it, in their order */
 	CHECK(unit_parse_args(&o, err, sizeof(err),
 			 ARGS("--poll", "/sys/a", "/sys/b", "--json",
 			      "--poll", "/sys/c", "--uevent")) == 0 &&
 	      o.uevent && o.json && o.n_poll_files == 3 &&
 	      strcmp(o.poll_files[0], "/sys/a") == 0 &&
-	      strcmp(o.poll_files[1], "/sys/c") == 0 &&
-	      strcmp(o.poll_files[2], "/sys/b") == 0);
+	      strcmp(o.poll_files[1], "/sys/b") == 0 &&
+	      strcmp(o.poll_files[2], "/sys/c") == 0);
+	watch_options_free(&o);
+	/* A file is the --poll's or --sample's written last before it */
+	CHECK(unit_parse_args(&o, err, sizeof(err),
+			 ARGS("--poll", "/sys/a", "/sys/b", "--sample", "1s",
+			      "/sys/c", "--json", "/sys/d")) == 0 &&
+	      o.n_poll_files == 2 && o.n_sample_files == 2 &&
+	      strcmp(o.poll_files[1], "/sys/b") == 0 &&
+	      strcmp(o.sample_files[0], "/sys/c") == 0 &&
+	      strcmp(o.sample_files[1], "/sys/d") == 0);
+	watch_options_free(&o);
+	/* Before both: the first's */
+	CHECK(unit_parse_args(&o, err, sizeof(err),
+			 ARGS("/sys/a", "--sample", "1s", "--poll",
+			      "/sys/b")) == 0 &&
+	      o.n_poll_files == 1 && o.n_sample_files == 1 &&
+	      strcmp(o.sample_files[0], "/sys/a") == 0 &&
+	      strcmp(o.poll_files[0], "/sys/b") == 0);
 	watch_options_free(&o);
 	CHECK(unit_parse_args(&o, err, sizeof(err), ARGS("--uevent")) == 0 &&
 	      o.uevent && o.n_poll_files == 0);

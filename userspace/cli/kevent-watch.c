@@ -267,15 +267,6 @@ static int flush_output(void)
 	return output_status();
 }
 
-static const char usage_text[] =
-	"Usage: " PROG " [--json | --format FMT] [--class LIST] [--attr GLOB]\n"
-	"                    [--path GLOB] [--subsystem NAME] [--count N]\n"
-	"                    [--timeout SEC] [--list | --coldplug]\n"
-	"                    [--replay[=SEQ]] [--rcvbuf BYTES] [--stock]\n"
-	"                    [--uevent] [--kevent] [--journal]\n"
-	"                    [--exec CMD [--exec-timeout SEC]] [--poll FILE...]\n"
-	"                    [--sample INTERVAL [--delta N] [FILE|GLOB...]]\n";
-
 static void print_help(void)
 {
 	fputs("Usage: " PROG " [OPTIONS]\n"
@@ -309,8 +300,7 @@ static void print_help(void)
 
 static int usage_error(const char *msg)
 {
-	warn("%s\n%sTry '" PROG " --help' for more information.\n", msg,
-	     usage_text);
+	warn("%s\nTry '" PROG " --help' for more information.\n", msg);
 	return EXIT_USAGE;
 }
 

@@ -276,7 +276,8 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char short_options[] = ":jf:c:n:t:lhV";
+/* '-': each argument that is not an option comes back in its place, as 1 */
+static const char short_options[] = "-:jf:c:n:t:lhV";
 
 /* The option as the user wrote it, for messages. */
 static void option_name(int opt, char **argv, char *buf, size_t len)
@@ -311,11 +312,53 @@ static int check_not_empty(const char *opt, const char *what, const char *s,
 	return -1;
 }
 
+/*
+ * Give file argument @file to option @owner: OPT_POLL, OPT_SAMPLE, or 0 when
+ * neither was given yet (the file waits among the --poll files for the
+ * first of them, see first_file_option()).
+ * Return: 0, or -1 with a message in @err.
+ */
+static int file_argument(struct watch_options *o, int owner, const char *file,
+			 char *err, size_t errlen)
+{
+	if (owner == OPT_SAMPLE) {
+		if (check_not_empty("--sample", "file name", file, err,
+				    errlen) < 0)
+			return -1;
+		o->sample_files[o->n_sample_files++] = file;
+		return 0;
+	}
+	if (owner == OPT_POLL &&
+	    check_not_empty("--poll", "file name", file, err, errlen) < 0)
+		return -1;
+	o->poll_files[o->n_poll_files++] = file;
+	return 0;
+}
+
+/*
+ * The first --poll or --sample (@owner) takes the file arguments written
+ * before it, the first n_poll_files.
+ * Return: 0, or -1 with a message in @err.
+ */
+static int first_file_option(struct watch_options *o, int owner, char *err,
+			     size_t errlen)
+{
+	size_t i, n = o->n_poll_files;
+
+	o->n_poll_files = 0;
+	for (i = 0; i < n; i++)
+		if (file_argument(o, owner, o->poll_files[i], err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
 int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			char *err, size_t errlen)
 {
 	bool exec_timeout_set = false, delta_set = false;
 	bool kevent_asked = false;
+	/* The option a file argument belongs to: the last --poll or --sample */
+	int owner = 0;
 	char name[64];
 	int opt;
 
@@ -401,13 +444,23 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 		case OPT_KEVENT:
 			kevent_asked = true;
 			break;
-		case OPT_POLL:
-			if (check_not_empty("--poll", "file name", optarg, err,
-					    errlen) < 0)
+		case 1:
+			if (file_argument(o, owner, optarg, err, errlen) < 0)
 				return -1;
-			o->poll_files[o->n_poll_files++] = optarg;
+			break;
+		case OPT_POLL:
+			if (!owner && first_file_option(o, OPT_POLL, err,
+							errlen) < 0)
+				return -1;
+			owner = OPT_POLL;
+			if (file_argument(o, owner, optarg, err, errlen) < 0)
+				return -1;
 			break;
 		case OPT_SAMPLE:
+			if (!owner && first_file_option(o, OPT_SAMPLE, err,
+							errlen) < 0)
+				return -1;
+			owner = OPT_SAMPLE;
 			if (parse_interval(optarg, &o->sample_ms, err, errlen) <
 			    0)
 				return -1;
@@ -462,26 +515,14 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			return -1;
 		}
 	}
-	/*
-	 * --sample INTERVAL FILE...: the arguments after the options are the
-	 * files sampled; --poll FILE...: without --sample, files polled too.
-	 */
-	if (optind < argc && o->n_poll_files == 0 && !o->sample_ms) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
-	for (; optind < argc; optind++) {
-		if (o->sample_ms) {
-			if (check_not_empty("--sample", "file name",
-					    argv[optind], err, errlen) < 0)
-				return -1;
-			o->sample_files[o->n_sample_files++] = argv[optind];
-			continue;
-		}
-		if (check_not_empty("--poll", "file name", argv[optind], err,
-				    errlen) < 0)
+	/* After "--": file arguments still, each as if in place */
+	for (; optind < argc; optind++)
+		if (file_argument(o, owner, argv[optind], err, errlen) < 0)
 			return -1;
-		o->poll_files[o->n_poll_files++] = argv[optind];
+	if (!owner && o->n_poll_files) {
+		snprintf(err, errlen, "unexpected argument '%s'",
+			 o->poll_files[0]);
+		return -1;
 	}
 	if (delta_set && !o->sample_ms) {
 		snprintf(err, errlen, "--delta needs --sample");
