@@ -5,6 +5,7 @@
 # which the stock monitor poll()s. It finds the arrays and filesystems there
 # are when it starts, follows those that come and go (an array made later,
 # one assembled again, a filesystem mounted later), and lists their states.
+# A file given with --poll is followed as well when it is created again.
 # shellcheck disable=SC2154,SC2034 # bats sets $lines; the helpers read WATCH_START_SECS
 
 setup_file()
@@ -83,6 +84,21 @@ records_of()
 	mdadm --stop /dev/md127 >/dev/null 2>&1
 	mdadm --assemble /dev/md127 "$a" "$MD_B" >/dev/null 2>&1
 	# A new file at the same path, which the monitor watches instead
+	watched_wait "/sys$MD/degraded"
+	mdadm /dev/md127 --fail "$MD_B" >/dev/null 2>&1
+	event_wait "$MD" degraded 1
+}
+
+@test "--poll, no module: an md file removed and created again (the array stopped and assembled) is watched again" {
+	local a
+
+	md_create
+	a=${LOOPS[0]}
+	watch_start --poll "/sys$MD/degraded" --json
+	watched_wait "/sys$MD/degraded"
+	mdadm --stop /dev/md127 >/dev/null 2>&1
+	mdadm --assemble /dev/md127 "$a" "$MD_B" >/dev/null 2>&1
+	# The new file at the same path, opened by its name again
 	watched_wait "/sys$MD/degraded"
 	mdadm /dev/md127 --fail "$MD_B" >/dev/null 2>&1
 	event_wait "$MD" degraded 1

@@ -5,6 +5,13 @@
  * An epoll set holds the files, edge-triggered on EPOLLPRI|EPOLLERR (what
  * poll() with POLLPRI|POLLERR waits for), so that each notification is
  * reported once, even for a file whose read keeps failing.
+ *
+ * A file removed and created again (a device unplugged and plugged, an md
+ * array stopped and assembled) is a new kernfs node, which the old
+ * descriptor never hears of. So the set holds the kernel's uevent socket
+ * too, for its wake-ups alone: after each uevent, the files whose node
+ * went are let go, and those let go are opened again by the name they were
+ * added with, if it is there again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,23 +19,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
 #include <linux/magic.h>
+#include <linux/netlink.h>
 
 #include "kevent-private.h"
 
 struct poll_file {
 	int fd;
+	char *name; /* as added, to open it again */
 	char *path; /* kobject directory relative to /sys */
 	char *attr;
 };
 
+/* The epoll tag of the uevent socket; a file's is its index */
+#define POLL_TAG_UEVENT UINT64_MAX
+/* The kernel's multicast group of uevents */
+#define POLL_UEVENT_GROUP 1
+
 struct kevent_poll_monitor {
 	unsigned int refcount;
 	int epfd;
+	int uevent_fd; /* -1 until the first file, or when it cannot be had */
 	struct poll_file *files;
 	size_t n_files;
 	char *buf;
@@ -52,11 +68,14 @@ kevent_poll_monitor_unref(struct kevent_poll_monitor *monitor)
 	for (i = 0; i < monitor->n_files; i++) {
 		if (monitor->files[i].fd >= 0)
 			close(monitor->files[i].fd);
+		free(monitor->files[i].name);
 		free(monitor->files[i].path);
 		free(monitor->files[i].attr);
 	}
 	free(monitor->files);
 	free(monitor->buf);
+	if (monitor->uevent_fd >= 0)
+		close(monitor->uevent_fd);
 	if (monitor->epfd >= 0)
 		close(monitor->epfd);
 	free(monitor);
@@ -74,6 +93,7 @@ KEVENT_EXPORT int kevent_poll_monitor_new(struct kevent_poll_monitor **ret_monit
 	if (!m)
 		return -ENOMEM;
 	m->refcount = 1;
+	m->uevent_fd = -1;
 	m->buf = malloc(KEVENT_VALUE_MAX);
 	m->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (m->epfd < 0 || !m->buf) {
@@ -128,12 +148,40 @@ static bool poll_file_current(const struct poll_file *f, const char *real)
 	       watched.st_dev == now.st_dev;
 }
 
+/*
+ * Hear the kernel's uevents, once: their wake-ups tell when a watched file
+ * may have gone or come back. Without them (a socket refused by a sandbox)
+ * the files are still watched, as long as their nodes last.
+ */
+static void uevents_open(struct kevent_poll_monitor *m)
+{
+	struct sockaddr_nl snl = { .nl_family = AF_NETLINK,
+				   .nl_groups = POLL_UEVENT_GROUP };
+	struct epoll_event ev = { .events = EPOLLIN,
+				  .data.u64 = POLL_TAG_UEVENT };
+	int fd;
+
+	if (m->uevent_fd >= 0)
+		return;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    NETLINK_KOBJECT_UEVENT);
+	if (fd < 0)
+		return;
+	if (bind(fd, (struct sockaddr *)&snl, sizeof(snl)) < 0 ||
+	    epoll_ctl(m->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		close(fd);
+		return;
+	}
+	m->uevent_fd = fd;
+}
+
 KEVENT_EXPORT int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
 					  const char *file)
 {
 	struct epoll_event ev = { .events = EPOLLPRI | EPOLLERR | EPOLLET };
 	char *real, *path, *attr;
 	struct poll_file *files, *f;
+	char *name = NULL;
 	size_t i;
 	int fd = -1, r;
 
@@ -169,8 +217,13 @@ KEVENT_EXPORT int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
 			goto out_close;
 		}
 		monitor->files = files;
-		files[i] = (struct poll_file){ .fd = -1, .path = path,
-					       .attr = attr };
+		name = strdup(file);
+		if (!name) {
+			r = -ENOMEM;
+			goto out_close;
+		}
+		files[i] = (struct poll_file){ .fd = -1, .name = name,
+					       .path = path, .attr = attr };
 		monitor->n_files++;
 	} else {
 		/* The file went, or is another: watch the new one instead */
@@ -187,6 +240,7 @@ KEVENT_EXPORT int kevent_poll_monitor_add(struct kevent_poll_monitor *monitor,
 	}
 	f->fd = fd;
 	free(real);
+	uevents_open(monitor);
 	return 0;
 
 out_close:
@@ -210,6 +264,27 @@ void kevent_poll_monitor_prune(struct kevent_poll_monitor *monitor)
 	}
 }
 
+/*
+ * After uevents: let go of the files whose node went, and open again those
+ * let go whose name is there again.
+ */
+static void poll_files_refresh(struct kevent_poll_monitor *m)
+{
+	char buf[4096];
+	ssize_t n;
+	size_t i;
+
+	/* Their content does not matter; an overflowed socket wakes too */
+	do
+		n = recv(m->uevent_fd, buf, sizeof(buf), MSG_DONTWAIT);
+	while (n > 0 || (n < 0 && (errno == EINTR || errno == ENOBUFS)));
+	kevent_poll_monitor_prune(m);
+	/* By index: an add may move the array */
+	for (i = 0; i < m->n_files; i++)
+		if (m->files[i].fd < 0)
+			kevent_poll_monitor_add(m, m->files[i].name);
+}
+
 KEVENT_EXPORT int
 kevent_poll_monitor_receive(struct kevent_poll_monitor *monitor,
 			    struct kevent_event **ret_event)
@@ -228,6 +303,10 @@ kevent_poll_monitor_receive(struct kevent_poll_monitor *monitor,
 			return -errno;
 		if (n == 0)
 			return -EAGAIN;
+		if (ev.data.u64 == POLL_TAG_UEVENT) {
+			poll_files_refresh(monitor);
+			continue;
+		}
 		if (ev.data.u64 >= monitor->n_files)
 			continue;
 		f = &monitor->files[ev.data.u64];
