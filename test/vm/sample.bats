@@ -158,6 +158,20 @@ settle()
 	assert_output ''
 }
 
+@test "a matched file whose open failed (EACCES) is opened at a later interval, once it can be" {
+	ip link add kss2 type dummy
+	chmod 0400 /sys/class/net/kss2/mtu
+	watch_start_as 65534 --sample 100ms --json '/sys/class/net/kss*/mtu'
+	settle
+	chmod 0444 /sys/class/net/kss2/mtu
+	settle
+	ip link set kss2 mtu 1300
+	value_wait /devices/virtual/net/kss2 mtu 1300
+	# Its first value read is its baseline, no record
+	run values /devices/virtual/net/kss2 mtu
+	assert_output 1300
+}
+
 @test "a read that fails for good (carrier of a device set down) is one record with its error; the value again is one more" {
 	ip link add kss3 type dummy
 	ip link set kss3 up

@@ -293,6 +293,15 @@ out_free:
 	return r;
 }
 
+/*
+ * Does sample_open()'s error @r refuse the file for as long as its name
+ * matches: not a file of sysfs below /sys, a directory, a bad name?
+ */
+static bool sample_refused(int r)
+{
+	return r == -EXDEV || r == -EISDIR || r == -EINVAL;
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct sample_attr *)a)->name,
@@ -346,7 +355,8 @@ static void sample_compact(struct kevent_sample_monitor *m, bool unsampled)
  * that match now and, when all are expanded (@first 0), let go of those
  * that no longer match. A new file is opened and read (its baseline); one
  * that cannot be sampled (not a sysfs file, a duplicate) is kept unopened,
- * so that it is not looked at again while it matches.
+ * so that it is not looked at again while it matches; one whose open
+ * failed otherwise is looked at again at the next pass.
  * Return: 0, or -ENOMEM.
  */
 static int sample_expand(struct kevent_sample_monitor *m, size_t first)
@@ -394,6 +404,15 @@ static int sample_expand(struct kevent_sample_monitor *m, size_t first)
 		r = sample_open(m, g.gl_pathv[i], a);
 		if (r == -ENOMEM)
 			break;
+		/*
+		 * A failure that may pass (descriptors used up, EACCES, a
+		 * file gone since the glob) keeps no entry: the next pass
+		 * tries again.
+		 */
+		if (r < 0 && !sample_refused(r)) {
+			r = 0;
+			continue;
+		}
 		r = 0;
 		a->name = strdup(g.gl_pathv[i]);
 		if (!a->name) {
