@@ -61,12 +61,12 @@ teardown_file()
 	assert_equal "${#lines[@]}" 2
 }
 
-@test "an unknown option is a usage error: status 2 and usage on stderr" {
+@test "an unknown option is a usage error: status 2 and a pointer to --help on stderr" {
 	run --separate-stderr "$KEVENT_WATCH" --no-such-option
 	assert_equal "$status" 2
 	assert_equal "$output" ""
 	assert_stderr_partial 'no-such-option'
-	assert_stderr_partial 'Usage'
+	assert_stderr_partial "Try 'kevent-watch --help'"
 }
 
 @test "bad --count and --timeout values are usage errors naming the option" {
