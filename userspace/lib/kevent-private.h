@@ -71,6 +71,16 @@ struct mnl_socket;
 /* A blocking generic netlink socket for requests, with a receive timeout. */
 int kevent_request_socket_open(struct mnl_socket **ret_nl);
 
+/* The kernel's uevent group (libudev's is 2) */
+#define KEVENT_UEVENT_GROUP_KERNEL 1
+
+/*
+ * A raw netlink socket of @protocol, non-blocking, with a large receive
+ * buffer, bound to the multicast @groups (a uevent socket passes its
+ * credentials). Return: the descriptor, or -errno.
+ */
+int kevent_netlink_open(int protocol, uint32_t groups);
+
 /*
  * Feed the @len bytes of one reply datagram at @buf, answers to the request
  * of sequence number @seq on the socket of port id @portid, to @cb.

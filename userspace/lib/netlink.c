@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Requests to the kernel: family resolution, the sources and replay dumps,
- * counters.
+ * counters; and the raw netlink sockets that hear its broadcasts.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,10 +9,43 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <libmnl/libmnl.h>
 
 #include "kevent-private.h"
+
+/* A large buffer, as the kevent monitor asks for; a failure is no error. */
+static void set_rcvbuf(int fd)
+{
+	int size = KEVENT_SOCKET_RCVBUF;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+}
+
+int kevent_netlink_open(int protocol, uint32_t groups)
+{
+	struct sockaddr_nl snl = { .nl_family = AF_NETLINK, .nl_groups = groups };
+	int fd, one = 1, r;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		    protocol);
+	if (fd < 0)
+		return -errno;
+	set_rcvbuf(fd);
+	if (protocol == NETLINK_KOBJECT_UEVENT &&
+	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0)
+		goto out_close;
+	if (bind(fd, (struct sockaddr *)&snl, sizeof(snl)) < 0)
+		goto out_close;
+	return fd;
+
+out_close:
+	r = -errno;
+	close(fd);
+	return r;
+}
 
 int kevent_request_socket_open(struct mnl_socket **ret_nl)
 {

@@ -38,8 +38,6 @@ struct poll_file {
 
 /* The epoll tag of the uevent socket; a file's is its index */
 #define POLL_TAG_UEVENT UINT64_MAX
-/* The kernel's multicast group of uevents */
-#define POLL_UEVENT_GROUP 1
 
 struct kevent_poll_monitor {
 	unsigned int refcount;
@@ -155,20 +153,17 @@ static bool poll_file_current(const struct poll_file *f, const char *real)
  */
 static void uevents_open(struct kevent_poll_monitor *m)
 {
-	struct sockaddr_nl snl = { .nl_family = AF_NETLINK,
-				   .nl_groups = POLL_UEVENT_GROUP };
 	struct epoll_event ev = { .events = EPOLLIN,
 				  .data.u64 = POLL_TAG_UEVENT };
 	int fd;
 
 	if (m->uevent_fd >= 0)
 		return;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
-		    NETLINK_KOBJECT_UEVENT);
+	fd = kevent_netlink_open(NETLINK_KOBJECT_UEVENT,
+				 KEVENT_UEVENT_GROUP_KERNEL);
 	if (fd < 0)
 		return;
-	if (bind(fd, (struct sockaddr *)&snl, sizeof(snl)) < 0 ||
-	    epoll_ctl(m->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+	if (epoll_ctl(m->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 		close(fd);
 		return;
 	}

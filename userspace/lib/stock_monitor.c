@@ -31,9 +31,6 @@
 
 #include "kevent-private.h"
 
-/* The kernel's uevent group (libudev's is 2) */
-#define UEVENT_GROUP_KERNEL 1
-
 /* A uevent is at most UEVENT_BUFFER_SIZE (2048) bytes; links are larger */
 #define STOCK_RECV_BUF (64 * 1024)
 
@@ -75,38 +72,6 @@ static int epoll_add(int epfd, int fd, enum stock_tag tag)
 		ev.events = EPOLLIN | EPOLLET;
 
 	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
-}
-
-/* A large buffer, as the kevent monitor asks for; a failure is no error. */
-static void set_rcvbuf(int fd)
-{
-	int size = KEVENT_SOCKET_RCVBUF;
-
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
-}
-
-static int netlink_open(int protocol, uint32_t groups)
-{
-	struct sockaddr_nl snl = { .nl_family = AF_NETLINK, .nl_groups = groups };
-	int fd, one = 1, r;
-
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
-		    protocol);
-	if (fd < 0)
-		return -errno;
-	set_rcvbuf(fd);
-	if (protocol == NETLINK_KOBJECT_UEVENT &&
-	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0)
-		goto out_close;
-	if (bind(fd, (struct sockaddr *)&snl, sizeof(snl)) < 0)
-		goto out_close;
-	return fd;
-
-out_close:
-	r = -errno;
-	close(fd);
-	return r;
 }
 
 /* The links there are, through a dump on a socket of its own. */
@@ -269,12 +234,13 @@ kevent_stock_monitor_new(struct kevent_stock_monitor **ret_monitor)
 		goto out_unref;
 	}
 	/* Subscribed first, then seeded: no change falls in between. */
-	m->uevent_fd = netlink_open(NETLINK_KOBJECT_UEVENT, UEVENT_GROUP_KERNEL);
+	m->uevent_fd = kevent_netlink_open(NETLINK_KOBJECT_UEVENT,
+				    KEVENT_UEVENT_GROUP_KERNEL);
 	if (m->uevent_fd < 0) {
 		r = m->uevent_fd;
 		goto out_unref;
 	}
-	m->rtnl_fd = netlink_open(NETLINK_ROUTE, RTMGRP_LINK);
+	m->rtnl_fd = kevent_netlink_open(NETLINK_ROUTE, RTMGRP_LINK);
 	if (m->rtnl_fd < 0) {
 		r = m->rtnl_fd;
 		goto out_unref;
