@@ -315,7 +315,7 @@ static int check_not_empty(const char *opt, const char *what, const char *s,
 /*
  * Give file argument @file to option @owner: OPT_POLL, OPT_SAMPLE, or 0 when
  * neither was given yet (the file waits among the --poll files for the
- * first of them, see first_file_option()).
+ * first of them, see file_option()).
  * Return: 0, or -1 with a message in @err.
  */
 static int file_argument(struct watch_options *o, int owner, const char *file,
@@ -336,18 +336,21 @@ static int file_argument(struct watch_options *o, int owner, const char *file,
 }
 
 /*
- * The first --poll or --sample (@owner) takes the file arguments written
- * before it, the first n_poll_files.
+ * A --poll or --sample (@opt) was given: the file arguments after it are
+ * its, and the first of them takes those written before it, the first
+ * n_poll_files.
  * Return: 0, or -1 with a message in @err.
  */
-static int first_file_option(struct watch_options *o, int owner, char *err,
-			     size_t errlen)
+static int file_option(struct watch_options *o, int *owner, int opt,
+		       char *err, size_t errlen)
 {
-	size_t i, n = o->n_poll_files;
+	/* Before the first, the files wait among the --poll files */
+	size_t i, n = *owner ? 0 : o->n_poll_files;
 
-	o->n_poll_files = 0;
+	*owner = opt;
+	o->n_poll_files -= n;
 	for (i = 0; i < n; i++)
-		if (file_argument(o, owner, o->poll_files[i], err, errlen) < 0)
+		if (file_argument(o, opt, o->poll_files[i], err, errlen) < 0)
 			return -1;
 	return 0;
 }
@@ -449,18 +452,13 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 				return -1;
 			break;
 		case OPT_POLL:
-			if (!owner && first_file_option(o, OPT_POLL, err,
-							errlen) < 0)
-				return -1;
-			owner = OPT_POLL;
-			if (file_argument(o, owner, optarg, err, errlen) < 0)
+			if (file_option(o, &owner, opt, err, errlen) < 0 ||
+			    file_argument(o, owner, optarg, err, errlen) < 0)
 				return -1;
 			break;
 		case OPT_SAMPLE:
-			if (!owner && first_file_option(o, OPT_SAMPLE, err,
-							errlen) < 0)
+			if (file_option(o, &owner, opt, err, errlen) < 0)
 				return -1;
-			owner = OPT_SAMPLE;
 			if (parse_interval(optarg, &o->sample_ms, err, errlen) <
 			    0)
 				return -1;
