@@ -25,12 +25,15 @@ setup()
 # watched_wait FILE [SECS]: wait until kevent-watch has FILE open, watched
 watched_wait()
 {
-	local i
+	local i fd
 
-	# The file itself, not one removed from there ("FILE (deleted)")
+	# The file itself, not one removed from there: a sysfs file's link
+	# keeps its path when it goes, so its inode tells them apart
 	for ((i = 0; i < ${2:-10} * 10; i++)); do
-		[ -n "$(find "/proc/$WATCH_PID/fd" -lname "$1" 2>/dev/null)" ] &&
-			return 0
+		for fd in $(find "/proc/$WATCH_PID/fd" -lname "$1" 2>/dev/null); do
+			[ "$(stat -L -c %i "$fd" 2>/dev/null)" = \
+				"$(stat -c %i "$1" 2>/dev/null)" ] && return 0
+		done
 		sleep 0.1
 	done
 	echo "kevent-watch does not watch $1" >&2
@@ -83,7 +86,7 @@ records_of()
 	watch_start --stock --json
 	mdadm --stop /dev/md127 >/dev/null 2>&1
 	mdadm --assemble /dev/md127 "$a" "$MD_B" >/dev/null 2>&1
-	# A new file at the same path, which the monitor watches instead
+	# The new file at the same path, which the monitor watches instead
 	watched_wait "/sys$MD/degraded"
 	mdadm /dev/md127 --fail "$MD_B" >/dev/null 2>&1
 	event_wait "$MD" degraded 1
