@@ -15,6 +15,9 @@
  *   storm        write N: N increments of temperature, each one notified
  *                from atomic context
  *   unplug       write 1: notify temperature, then unregister the device
+ *   failing      write 1: the attributes read ENODEV, as they do while the
+ *                device goes away, the device and its files staying there;
+ *                write 0: they read their values again
  *   notify       write an attribute name: kevent_notify() it once, the write
  *                failing with its error; "hwmon:NAME" notifies the hwmon
  *                device's attribute NAME, as hwmon_notify_event() of the
@@ -131,6 +134,8 @@ struct sensor_test_bench {
  * @label: human-readable name, @label_len bytes, not NUL-terminated
  * @label_len: length of @label
  * @unplugged: the device is going away; its attributes read -ENODEV
+ * @failing: the attributes read -ENODEV, the device staying (the failing
+ *	control)
  * @src: the attributes' event sources while the driver is bound
  * @src_lock: serialises adding and removing the temperature source: the
  *	churn control against the driver's detach; taken before @lock
@@ -150,6 +155,7 @@ struct sensor_test_sensor {
 	char label[SENSOR_TEST_LABEL_MAX];
 	size_t label_len;
 	bool unplugged;
+	bool failing;
 	struct kevent_source *src[SENSOR_TEST_NR_ATTRS];
 	struct mutex src_lock;	/* protects @bound */
 	bool bound;
@@ -244,7 +250,7 @@ static ssize_t temperature_show(struct device *dev,
 
 	spin_lock_irqsave(&s->lock, flags);
 	temperature = s->temperature;
-	unplugged = s->unplugged;
+	unplugged = s->unplugged || s->failing;
 	spin_unlock_irqrestore(&s->lock, flags);
 
 	if (unplugged)
@@ -262,7 +268,7 @@ static ssize_t label_show(struct device *dev, struct device_attribute *attr,
 	ssize_t len;
 
 	spin_lock_irqsave(&s->lock, flags);
-	if (s->unplugged) {
+	if (s->unplugged || s->failing) {
 		len = -ENODEV;
 	} else {
 		memcpy(buf, s->label, s->label_len);
@@ -285,7 +291,7 @@ static ssize_t calibration_show(struct device *dev,
 
 	spin_lock_irqsave(&s->lock, flags);
 	calibration = s->calibration;
-	unplugged = s->unplugged;
+	unplugged = s->unplugged || s->failing;
 	spin_unlock_irqrestore(&s->lock, flags);
 
 	if (unplugged)
@@ -767,6 +773,32 @@ static const struct file_operations sensor_test_unplug_fops = {
 	.write = sensor_test_unplug_write,
 };
 
+static ssize_t sensor_test_failing_write(struct file *file,
+					 const char __user *ubuf,
+					 size_t count, loff_t *ppos)
+{
+	struct sensor_test_sensor *s = file->private_data;
+	unsigned long flags;
+	bool failing;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &failing);
+	if (ret)
+		return ret;
+
+	spin_lock_irqsave(&s->lock, flags);
+	s->failing = failing;
+	spin_unlock_irqrestore(&s->lock, flags);
+
+	return count;
+}
+
+static const struct file_operations sensor_test_failing_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sensor_test_failing_write,
+};
+
 /* kevent_notify() an attribute of the sensor's hwmon device, if it has one */
 static int sensor_test_notify_hwmon(struct sensor_test_sensor *s,
 				    const char *name)
@@ -1149,6 +1181,8 @@ static void sensor_test_debugfs_init(void)
 				    &sensor_test_storm_fops);
 		debugfs_create_file("unplug", 0200, dir, s,
 				    &sensor_test_unplug_fops);
+		debugfs_create_file("failing", 0200, dir, s,
+				    &sensor_test_failing_fops);
 		debugfs_create_file("notify", 0200, dir, s,
 				    &sensor_test_notify_fops);
 		debugfs_create_file("churn", 0600, dir, s,

@@ -4,7 +4,8 @@
 # kept open, and each event reads the current value with one pread(); the
 # subsystem is looked up once; lines are written a buffer at a time, before
 # the watcher waits again. A device created again at the same path is read
-# through a new descriptor, and a low descriptor limit costs no value.
+# through a new descriptor, and a low descriptor limit costs no value. An
+# attribute that fails as soon as it is opened is reported whole.
 
 setup_file()
 {
@@ -125,4 +126,19 @@ eventfd_of()
 	assert_equal \
 		"$(jq -c '[.path, .attr, .value, .error]' "$BATS_TEST_TMPDIR/low.json")" \
 		"$(jq -c '[.path, .attr, .value, .error]' "$BATS_TEST_TMPDIR/all.json")"
+}
+
+@test "an attribute that reads ENODEV as soon as it is opened is reported with its error and its device's subsystem, under valgrind" {
+	local vg_log=$BATS_TEST_TMPDIR/valgrind.log
+
+	sensor_test_set 1 failing 1
+	run --separate-stderr valgrind -q --error-exitcode=99 \
+		--log-file="$vg_log" "$KEVENT_WATCH" --list --json \
+		--path '*/kevent-sensor-test.1' --attr temperature
+	sensor_test_set 1 failing 0
+	assert_success
+	run jq -c '[.path, .attr, .subsystem, .error, .value]' <<<"$output"
+	assert_output '["/devices/platform/kevent-sensor-test.1","temperature","platform","ENODEV",null]'
+	run cat "$vg_log"
+	assert_output ''
 }

@@ -29,7 +29,7 @@
 struct attr_cache_entry {
 	char *path; /* NULL: the slot is free */
 	char *attr;
-	int fd;
+	int fd; /* -1 with a path: it read ENODEV; the next lookup reopens */
 	bool fresh; /* opened by the current lookup */
 	bool subsystem_known;
 	char *subsystem; /* NULL: none */
@@ -114,7 +114,7 @@ int attr_cache_get(struct attr_cache *c, const char *path, const char *attr,
 	int fd;
 
 	e = &c->slots[entry_hash(path, attr) & c->mask];
-	if (e->path && strcmp(e->path, path) == 0 &&
+	if (e->fd >= 0 && strcmp(e->path, path) == 0 &&
 	    strcmp(e->attr, attr) == 0) {
 		e->fresh = false;
 		*ret_entry = e;
@@ -169,8 +169,14 @@ int attr_cache_read(struct attr_cache_entry *e, char **ret_value,
 
 	r = kevent_attr_read_fd(e->fd, ret_value, ret_len);
 	if (r == -ENODEV) {
+		/*
+		 * Only the descriptor goes: the caller may still hold the
+		 * subsystem, which stays until the next lookup of this slot
+		 * opens the path afresh.
+		 */
 		stale = !e->fresh;
-		entry_drop(e);
+		close(e->fd);
+		e->fd = -1;
 		return stale ? -ESTALE : -ENODEV;
 	}
 	return r;

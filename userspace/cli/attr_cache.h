@@ -53,7 +53,8 @@ const char *attr_cache_subsystem(struct attr_cache_entry *e);
  * before this lookup, reads an attribute that was removed since: the entry
  * is dropped, and attr_cache_get() opens whatever is at the path now, a
  * new device perhaps; or the negative errno of the read. A read that fails
- * with -ENODEV drops the entry too.
+ * with -ENODEV drops the entry too. A dropped entry closes its descriptor
+ * only: its subsystem stays valid until the next attr_cache_get().
  */
 int attr_cache_read(struct attr_cache_entry *e, char **ret_value,
 		    size_t *ret_len);
