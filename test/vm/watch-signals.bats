@@ -288,3 +288,30 @@ ends_watch_with()
 	run cat "$WATCH_ERR"
 	assert_output ''
 }
+
+@test "a line longer than the room left in a pipe nobody reads keeps no SIGTERM out: it ends at once, as killed by it (143)" {
+	local i nr
+
+	# A pipe with one page free, whose reader never reads
+	mkfifo "$FIFO"
+	exec 5<> "$FIFO"
+	head -c $((15 * 4096)) /dev/zero >&5
+	WATCH_ERR=$BATS_TEST_TMPDIR/watch.err
+	# An ACPI table: binary, its value escaped is a line of several pages
+	"$KEVENT_WATCH" --json --sample 1s --list \
+		/sys/firmware/acpi/tables/DSDT >&5 2> "$WATCH_ERR" 3>&- 5>&- &
+	WATCH_PID=$!
+	# Until it waits for the output to take more: in write() or ppoll()
+	for ((i = 0; i < 100; i++)); do
+		read -r nr _ < "/proc/$WATCH_PID/syscall"
+		[ "$nr" = 1 ] || [ "$nr" = 271 ] && break
+		sleep 0.1
+	done
+	assert [ "$i" -lt 100 ]
+	signal_and_time TERM
+	exec 5>&-
+	assert_equal "$WATCH_STATUS" 143
+	assert [ "$ELAPSED_MS" -lt "$STOP_MS" ]
+	run cat "$WATCH_ERR"
+	assert_output ''
+}

@@ -158,7 +158,11 @@ static struct {
 	bool reported;
 } out;
 
-/* The next write of @len bytes at @s: whole lines up to PIPE_BUF bytes. */
+/*
+ * The next write of @len bytes at @s: whole lines up to PIPE_BUF bytes, or
+ * the first PIPE_BUF bytes of a longer line. A pipe that poll() says has
+ * room takes PIPE_BUF bytes without blocking, and no more.
+ */
 static size_t out_piece(const char *s, size_t len)
 {
 	const char *nl;
@@ -166,9 +170,7 @@ static size_t out_piece(const char *s, size_t len)
 	if (len <= PIPE_BUF)
 		return len;
 	nl = memrchr(s, '\n', PIPE_BUF);
-	if (!nl)
-		nl = memchr(s + PIPE_BUF, '\n', len - PIPE_BUF);
-	return nl ? (size_t)(nl - s) + 1 : len;
+	return nl ? (size_t)(nl - s) + 1 : PIPE_BUF;
 }
 
 /* Write what out.buf holds, as said above; remember the first error. */
