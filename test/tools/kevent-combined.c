@@ -5,13 +5,15 @@
  * descriptor, as a program that integrates libkevent in its own loop does.
  *
  * Usage: kevent-combined [--kevent CLASS] [--uevent] [--stock]
- *                        [--poll FILE] [--sample MS FILE] IDLE_MS
+ *                        [--stock-poll FILE] [--poll FILE]
+ *                        [--sample MS FILE] IDLE_MS
  *
  * Makes each monitor asked for (the kevent layer's joined to CLASS; the
- * poll and sample monitors with their one FILE, the sampler every MS
- * milliseconds), adds them to one combined monitor in that order, then
- * prints "BACKEND SOURCE SEQ PATH ATTR" for each event it takes, and
- * "lost BACKEND" for a receive buffer overrun. Ends with status 0 once
+ * stock monitor, with --stock-poll polling FILE too; the poll and sample
+ * monitors with their one FILE, the sampler every MS milliseconds), adds
+ * them to one combined monitor in that order, then prints "BACKEND SOURCE
+ * SEQ PATH ATTR" for each event it takes, and "lost BACKEND" for a receive
+ * buffer overrun. Ends with status 0 once
  * IDLE_MS milliseconds passed without an event (a sampler wakes it every
  * interval, with or without one); status 1 on a failure, 2 on a usage
  * error.
@@ -35,7 +37,7 @@ static void die(const char *what, int err)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: kevent-combined [--kevent CLASS] [--uevent] [--stock] [--poll FILE] [--sample MS FILE] IDLE_MS\n");
+		"usage: kevent-combined [--kevent CLASS] [--uevent] [--stock] [--stock-poll FILE] [--poll FILE] [--sample MS FILE] IDLE_MS\n");
 	exit(2);
 }
 
@@ -68,12 +70,18 @@ static int add_monitors(struct kevent_combined_monitor *cm, int argc,
 				die("kevent_uevent_monitor_new", -r);
 			r = kevent_combined_monitor_add_uevent(cm, um);
 			kevent_uevent_monitor_unref(um);
-		} else if (!strcmp(argv[i], "--stock")) {
+		} else if (!strcmp(argv[i], "--stock") ||
+			   (!strcmp(argv[i], "--stock-poll") && i + 1 < argc - 1)) {
 			struct kevent_stock_monitor *sm;
 
 			r = kevent_stock_monitor_new(&sm);
 			if (r < 0)
 				die("kevent_stock_monitor_new", -r);
+			if (!strcmp(argv[i], "--stock-poll")) {
+				r = kevent_stock_monitor_add_file(sm, argv[++i]);
+				if (r < 0)
+					die("kevent_stock_monitor_add_file", -r);
+			}
 			r = kevent_combined_monitor_add_stock(cm, sm);
 			kevent_stock_monitor_unref(sm);
 		} else if (!strcmp(argv[i], "--poll") && i + 1 < argc - 1) {

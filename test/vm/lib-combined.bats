@@ -92,6 +92,23 @@ notify_labels()
 	assert_output 1
 }
 
+@test "a stock monitor's link event and its polled file's, ready at one wakeup: both come out, one per poll() wakeup" {
+	ip link add kcm0 type dummy
+	watch_spawn "$COMBINED" --stock-poll "$SENSOR/label" 2000
+	# Stopped: the link's change is ready first, then the polled file
+	kill -STOP "$WATCH_PID"
+	ip link set kcm0 mtu 1400
+	notify_labels 1
+	sleep 0.3
+	kill -CONT "$WATCH_PID"
+	watch_wait 30
+	assert_equal "$WATCH_STATUS" 0
+	run grep -c '^stock rtnetlink 0 /devices/virtual/net/kcm0 mtu$' "$WATCH_OUT"
+	assert_output 1
+	run grep -c '^stock poll 0 /devices/platform/kevent-sensor-test.0 label$' "$WATCH_OUT"
+	assert_output 1
+}
+
 @test "kevent-watch --kevent --sample: the kevent layer's events and sampled values in one watch" {
 	watch_start --kevent --sample 100ms --json --count 2 "$HW/temp1_input"
 	sensor_test_set 0 label combined

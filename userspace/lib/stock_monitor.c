@@ -439,8 +439,11 @@ kevent_stock_monitor_receive(struct kevent_stock_monitor *monitor,
 			case TAG_POLL:
 				r = kevent_poll_monitor_receive(monitor->poll,
 								ret_event);
-				if (r == 0)
+				if (r == 0) {
+					/* What the others queued stays held */
+					held_update(monitor);
 					return 0;
+				}
 				break;
 			default:
 				r = 0;
