@@ -183,20 +183,30 @@ teardown()
 	pwned=$BATS_TEST_TMPDIR/pwned
 	label="it's \"\$(touch $pwned)\" \`touch $pwned\`; touch $pwned | x & ~ * [a] {b,c} #"$'\t\\ end'
 	want="it's \"\$(touch $pwned)\" \`touch $pwned\`; touch $pwned | x & ~ * [a] {b,c} #"$'\\t\\\\ end'
-	watch_start --count 1 --format '%qv %qp %qe'
+	watch_start --count 1 --format 'v=%qv p=%qp e=%qe'
 	demo_set 1 label "$label"
 	watch_wait 20
 	assert_equal "$WATCH_STATUS" 0
 	run wc -l < "$WATCH_OUT"
 	assert_output 1
 	line=$(cat "$WATCH_OUT")
-	eval "set -- $line"
-	assert_equal "$#" 3
-	assert_equal "$1" "$want"
-	assert_equal "$2" /devices/platform/kevent-demo.1
-	assert_equal "$3" ''
+	e=unset
+	eval "$line"
+	assert_equal "$v" "$want"
+	assert_equal "$p" /devices/platform/kevent-demo.1
+	assert_equal "$e" ''
 	run test -e "$pwned"
 	assert_failure
+}
+
+@test "%q leaves an empty field empty: read gives back an emptied label as an empty last field" {
+	demo_set 1 label $'\n'
+	run -0 --separate-stderr "$KEVENT_WATCH" --list \
+		--path /devices/platform/kevent-demo.1 --attr label --format '%qa %qv'
+	assert_output 'label '
+	read attr value <<<"$output"
+	assert_equal "$attr" label
+	assert_equal "$value" ''
 }
 
 @test "--list prints every annotated source with its current value" {

@@ -556,9 +556,10 @@ static bool shell_plain(unsigned char c)
 
 /*
  * Quote for the shell the field that fills the buffer from @start: a
- * backslash before each byte that is not shell_plain(), in place; an empty
- * field becomes ''. Both read (without -r) and eval then give back the
- * field, as one word.
+ * backslash before each byte that is not shell_plain(), in place. Both read
+ * (without -r) and eval then give back the field, as one word. An empty
+ * field stays empty: read would keep '' as two characters, and gives the
+ * last variable an empty value anyway, as eval does to an assignment.
  */
 static void shell_quote_from(struct sbuf *sb, size_t start)
 {
@@ -567,10 +568,6 @@ static void shell_quote_from(struct sbuf *sb, size_t start)
 
 	if (sb->oom)
 		return;
-	if (sb->len == start) {
-		sbuf_adds(sb, "''");
-		return;
-	}
 	for (i = start; i < sb->len; i++)
 		if (!shell_plain(sb->buf[i]))
 			extra++;
