@@ -81,13 +81,23 @@ UNIT_TEST(test_attr_cache_reuse)
 	CHECK_STR(value, "1:3\n");
 	free(value);
 
-	/* A failed open keeps nothing, and says why. */
+	/* A file that is not there is not kept; the open says why. */
 	CHECK(attr_cache_get(c, "/devices/virtual/mem/null", "no-such-attr",
 			     &e2) == -ENOENT);
+	CHECK(e2 == NULL);
 	CHECK(attr_cache_get(c, "/devices/virtual/mem/no-such-dev", "dev",
 			     &e2) == -ENODEV);
+	CHECK(e2 == NULL);
+	/* One that cannot be read is kept, with its error and subsystem. */
 	CHECK(attr_cache_get(c, "/devices/virtual/mem/null", "power", &e2) ==
 	      -EISDIR);
+	CHECK(e2 != NULL);
+	if (e2)
+		CHECK_STR(attr_cache_subsystem(e2), "mem");
+	e1 = e2;
+	CHECK(attr_cache_get(c, "/devices/virtual/mem/null", "power", &e2) ==
+	      -EISDIR);
+	CHECK(e2 == e1);
 	CHECK(open_fds() == fds + 1);
 
 	attr_cache_free(c);

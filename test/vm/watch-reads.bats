@@ -142,3 +142,33 @@ eventfd_of()
 	run cat "$vg_log"
 	assert_output ''
 }
+
+@test "an attribute the user may not read: 20 events of it cost one open and one subsystem lookup, and each says EACCES" {
+	local fd
+
+	watch_start_as 65534 --json --attr calibration --path "$SENSOR0"
+	strace_attach -e trace=openat,openat2,open,readlinkat
+	# Stopped, the watcher finds the 20 events queued when it goes on.
+	kill -STOP "$WATCH_PID"
+	exec {fd}> "$SENSOR_TEST_DBG/kevent-sensor-test.0/notify"
+	for _ in $(seq 20); do
+		printf calibration >&"$fd"
+	done
+	exec {fd}>&-
+	kill -CONT "$WATCH_PID"
+	watch_lines 20 60
+	strace_detach
+
+	run jq -r '"\(.attr) \(.value) \(.error) \(.subsystem)"' "$WATCH_OUT"
+	assert_equal "${#lines[@]}" 20
+	run sort -u <<<"$output"
+	assert_output 'calibration null EACCES platform'
+	# The failed open is given again, not tried again, for a second
+	# (ATTR_CACHE_FAILED_MS): one open, two if the second went by
+	run calls 'openat2?' /calibration
+	echo "opens: $output" >&2
+	assert [ "$output" -ge 1 ]
+	assert [ "$output" -le 2 ]
+	run calls readlinkat subsystem
+	assert [ "$output" -le 2 ]
+}

@@ -11,6 +11,12 @@
  * when it does not: the path is then opened afresh, and a device created
  * again at the same path is read, and its subsystem looked up, anew.
  *
+ * An open that failed is kept too, for ATTR_CACHE_FAILED_MS, with its
+ * error and the subsystem: a storm of events of an attribute the user may
+ * not read (EACCES) costs one open a while, not one an event. A file that
+ * is not there (ENOENT, ENODEV) is not kept: a device added again may have
+ * it at the next event.
+ *
  * The table is direct-mapped: (path, attribute) hashes to one slot, and a
  * newcomer closes the entry it finds there. Lookups cost one hash and one
  * string comparison, and the descriptors held stay bounded.
@@ -20,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <kevent/kevent.h>
@@ -29,7 +36,9 @@
 struct attr_cache_entry {
 	char *path; /* NULL: the slot is free */
 	char *attr;
-	int fd; /* -1 with a path: it read ENODEV; the next lookup reopens */
+	int fd; /* -1 with a path: the open or a read failed */
+	int err; /* the open's, given until @expires_ms; 0: a read's ENODEV */
+	uint64_t expires_ms;
 	bool fresh; /* opened by the current lookup */
 	bool subsystem_known;
 	char *subsystem; /* NULL: none */
@@ -106,6 +115,35 @@ void attr_cache_free(struct attr_cache *c)
 	free(c);
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Is the failed open's error @err one to keep? Not a file that is not
+ * there, nor a want of descriptors or memory: the next event may not meet
+ * them.
+ */
+static bool open_error_kept(int err)
+{
+	switch (err) {
+	case -ENOENT:
+	case -ENODEV:
+	case -ENOTDIR:
+	case -EMFILE:
+	case -ENFILE:
+	case -ENOMEM:
+	case -EINTR:
+	case -EAGAIN:
+		return false;
+	}
+	return true;
+}
+
 int attr_cache_get(struct attr_cache *c, const char *path, const char *attr,
 		   struct attr_cache_entry **ret_entry)
 {
@@ -113,12 +151,19 @@ int attr_cache_get(struct attr_cache *c, const char *path, const char *attr,
 	char *p, *a;
 	int fd;
 
+	*ret_entry = NULL;
 	e = &c->slots[entry_hash(path, attr) & c->mask];
-	if (e->fd >= 0 && strcmp(e->path, path) == 0 &&
+	if (e->path && strcmp(e->path, path) == 0 &&
 	    strcmp(e->attr, attr) == 0) {
-		e->fresh = false;
-		*ret_entry = e;
-		return 0;
+		if (e->fd >= 0) {
+			e->fresh = false;
+			*ret_entry = e;
+			return 0;
+		}
+		if (e->err && now_ms() < e->expires_ms) {
+			*ret_entry = e;
+			return e->err;
+		}
 	}
 
 	fd = kevent_attr_open(path, attr);
@@ -126,15 +171,16 @@ int attr_cache_get(struct attr_cache *c, const char *path, const char *attr,
 		cache_clear(c);
 		fd = kevent_attr_open(path, attr);
 	}
-	if (fd < 0)
+	if (fd < 0 && !open_error_kept(fd))
 		return fd;
 	p = strdup(path);
 	a = strdup(attr);
 	if (!p || !a) {
 		free(p);
 		free(a);
-		close(fd);
-		return -ENOMEM;
+		if (fd >= 0)
+			close(fd);
+		return fd < 0 ? fd : -ENOMEM;
 	}
 	entry_drop(e);
 	*e = (struct attr_cache_entry){
@@ -143,8 +189,13 @@ int attr_cache_get(struct attr_cache *c, const char *path, const char *attr,
 		.fd = fd,
 		.fresh = true,
 	};
+	if (fd < 0) {
+		e->fd = -1;
+		e->err = fd;
+		e->expires_ms = now_ms() + ATTR_CACHE_FAILED_MS;
+	}
 	*ret_entry = e;
-	return 0;
+	return fd < 0 ? fd : 0;
 }
 
 const char *attr_cache_subsystem(struct attr_cache_entry *e)

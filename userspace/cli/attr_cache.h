@@ -10,6 +10,8 @@
 
 /* At most this many descriptors, and a quarter of RLIMIT_NOFILE. */
 #define ATTR_CACHE_MAX 256
+/* How long the error of an open that failed is given again, unopened */
+#define ATTR_CACHE_FAILED_MS 1000
 
 struct attr_cache;
 struct attr_cache_entry;
@@ -25,14 +27,18 @@ void attr_cache_free(struct attr_cache *c);
 
 /*
  * attr_cache_get() - the entry of @attr of @path
- * @ret_entry: set on success; valid until the next call on @c
+ * @ret_entry: the entry, or NULL when nothing is kept; valid until the next
+ *	call on @c
  *
  * Finds the entry, or opens the attribute with kevent_attr_open() for a
  * new one, which replaces the entry that used its slot. When the process
  * has no descriptor left (EMFILE, ENFILE), every cached descriptor is
- * closed and the open tried once more.
+ * closed and the open tried once more. An open that failed with an error
+ * other than a missing file or a want of resources is kept, unopened, for
+ * ATTR_CACHE_FAILED_MS: until then its lookups give its error at once.
  *
- * Return: 0, or the negative errno of the open (nothing is kept then).
+ * Return: 0, or the negative errno of the open, with the entry set when it
+ * is kept (its subsystem can be asked for; it cannot be read).
  */
 int attr_cache_get(struct attr_cache *c, const char *path, const char *attr,
 		   struct attr_cache_entry **ret_entry);

@@ -552,7 +552,7 @@ static int report(struct watch *w, const struct kevent_event *ev,
 		own_subsystem = NULL;
 		if (ev_subsystem)
 			subsystem = ev_subsystem;
-		else if (!open_err)
+		else if (entry)
 			subsystem = attr_cache_subsystem(entry);
 		else if (kevent_device_get_subsystem(path, &own_subsystem) == 0)
 			subsystem = own_subsystem;
