@@ -36,6 +36,17 @@ teardown_file()
 	assert_output ""
 }
 
+@test "--timeout that runs out before --count ends with status 3, the events printed before it" {
+	watch_start --count 2 --timeout 2
+	demo_set 0 temperature 3000
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 3
+	run wc -l < "$WATCH_OUT"
+	assert_output 1
+	run cat "$WATCH_ERR"
+	assert_output ''
+}
+
 @test "kevent-watch --json | head -n 1 ends promptly with status 0" {
 	out=$BATS_TEST_TMPDIR/pipe.out
 	bash -c '"$1" --json | head -n 1; echo "status ${PIPESTATUS[0]}"' \

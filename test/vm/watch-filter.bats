@@ -138,7 +138,7 @@ storm_while_watching()
 	watch_start --json --attr nosuch --count 1 --timeout 3
 	sensor_test_set 0 label "not this"
 	watch_wait 20
-	assert_equal "$WATCH_STATUS" 0
+	assert_equal "$WATCH_STATUS" 3
 	run cat "$WATCH_OUT"
 	assert_output ''
 }

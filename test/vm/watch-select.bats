@@ -105,7 +105,7 @@ reported()
 	watch_start --json --subsystem plat --subsystem ne --count 1 --timeout 3
 	send_filtered 'demo_set 0 temperature 32500' 'ip link set d0 mtu 1280'
 	watch_wait 20
-	assert_equal "$WATCH_STATUS" 0
+	assert_equal "$WATCH_STATUS" 3
 	run cat "$WATCH_OUT" "$WATCH_ERR"
 	assert_output ''
 }

@@ -35,6 +35,7 @@ enum {
 	EXIT_DONE = 0,
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
+	EXIT_TIMEOUT = 3, /* --timeout ran out before --count events */
 };
 
 /* Why the watch ends, besides an error: the reader went away, or done. */
@@ -296,7 +297,7 @@ static void print_help(void)
 	      "  -h, --help          this help     -V, --version   the version\n"
 	      "\n"
 	      "Lines: KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE ..., STATE[TIME] ..., OVERRUN\n"
-	      "Exit status: 0 done, 1 runtime failure, 2 usage error. More: kevent-watch(1)\n",
+	      "Exit status: 0 done, 1 failure, 2 usage, 3 --count not reached. kevent-watch(1)\n",
 	      stdout);
 }
 
@@ -1252,6 +1253,16 @@ static bool output_can_close(void)
 }
 
 /*
+ * Did the --timeout end the watch before the --count was printed? Not when
+ * a signal or the reader going away ended it first.
+ */
+static bool timed_out(const struct watch *w)
+{
+	return w->opt.count && w->printed < w->opt.count && !got_signal &&
+	       deadline_ms && monotonic_ms() >= deadline_ms;
+}
+
+/*
  * Watch until the --count, the --timeout, a stop signal, or the reader of
  * the output going away. Return: the exit status.
  */
@@ -1261,6 +1272,7 @@ static int watch(struct watch *w)
 	struct pollfd pfd[2];
 	uint64_t start_ms;
 	nfds_t nfds = 1;
+	bool late = false;
 	int r;
 
 	/* The --timeout counts from here: joining can take long. */
@@ -1319,11 +1331,14 @@ static int watch(struct watch *w)
 			break;
 	}
 	r = 0;
+	late = timed_out(w);
 
 out:
 	report_ignored(w, &mons);
 	monitors_close(&mons);
-	return r < 0 ? EXIT_RUNTIME : EXIT_DONE;
+	if (r < 0)
+		return EXIT_RUNTIME;
+	return late ? EXIT_TIMEOUT : EXIT_DONE;
 }
 
 /*
