@@ -167,3 +167,11 @@ long_options()
 			fail "the man page does not document KEVENT_$var"
 	done
 }
+
+@test "a --sample glob that matches no file is said on stderr, once, and the files that match are sampled" {
+	run -0 --separate-stderr "$KEVENT_WATCH" --list --json --sample 1s \
+		'/sys/kevent-none*/x' '/sys/class/net/l[o]/mtu'
+	assert_equal "$stderr" "kevent-watch: --sample: no file to sample matches '/sys/kevent-none*/x' yet"
+	run jq -r '"\(.path) \(.attr)"' <<<"$output"
+	assert_output '/devices/virtual/net/lo mtu'
+}

@@ -1035,11 +1035,17 @@ static int open_sampler(struct watch *w, struct kevent_sample_monitor **sp)
 	kevent_sample_monitor_set_delta(*sp, w->opt.delta);
 	for (i = 0; i < w->opt.n_sample_files; i++) {
 		const char *file = w->opt.sample_files[i];
+		size_t before = kevent_sample_monitor_get_count(*sp);
 
 		r = file_added(kevent_sample_monitor_add(*sp, file), "--sample",
 			       file);
 		if (r)
 			return r;
+		/* Sampled from when a file appears; a typo would be silent */
+		if (has_wildcard(file) &&
+		    kevent_sample_monitor_get_count(*sp) == before)
+			warn("--sample: no file to sample matches '%s' yet\n",
+			     file);
 	}
 	if (w->opt.n_sample_files)
 		return 0;
