@@ -111,9 +111,13 @@ UNIT_TEST(test_options_exec)
 	CHECK(parse_seconds("--exec-timeout", "2.25", &ms, err, sizeof(err)) ==
 		      0 &&
 	      ms == 2250);
+	/* The syntax of --sample's interval, as every time option's */
 	CHECK(parse_seconds("--exec-timeout", "1s", &ms, err, sizeof(err)) ==
+		      0 &&
+	      ms == 1000);
+	CHECK(parse_seconds("--exec-timeout", "1x", &ms, err, sizeof(err)) ==
 		      -1 &&
-	      strncmp(err, "--exec-timeout: invalid value '1s'", 34) == 0);
+	      strncmp(err, "--exec-timeout: invalid value '1x'", 34) == 0);
 }
 
 /* The value of @name in @env, or NULL. */

@@ -416,6 +416,17 @@ static void test_parse_values(void)
 	CHECK(parse_timeout("2", &ms, err, sizeof(err)) == 0 && ms == 2000);
 	CHECK(parse_timeout("0.5", &ms, err, sizeof(err)) == 0 && ms == 500);
 	CHECK(parse_timeout("1.25", &ms, err, sizeof(err)) == 0 && ms == 1250);
+	/* The durations of --sample: a unit after the number */
+	CHECK(parse_timeout("500ms", &ms, err, sizeof(err)) == 0 && ms == 500);
+	CHECK(parse_timeout("2s", &ms, err, sizeof(err)) == 0 && ms == 2000);
+	CHECK(parse_timeout("1.5m", &ms, err, sizeof(err)) == 0 &&
+	      ms == 90000);
+	CHECK(parse_timeout("1h", &ms, err, sizeof(err)) == 0 &&
+	      ms == 3600000);
+	CHECK(parse_timeout("0ms", &ms, err, sizeof(err)) == 0 && ms == 0);
+	CHECK(parse_timeout("0.5ms", &ms, err, sizeof(err)) == -1);
+	CHECK(parse_timeout("2 s", &ms, err, sizeof(err)) == -1);
+	CHECK(parse_timeout("2sec", &ms, err, sizeof(err)) == -1);
 	CHECK(parse_timeout("-1", &ms, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "--timeout") && strstr(err, "'-1'"));
 	CHECK(parse_timeout("x", &ms, err, sizeof(err)) == -1);

@@ -30,8 +30,11 @@ teardown_file()
 	assert_output 2
 }
 
-@test "--timeout 1 ends with status 0 when nothing happens" {
+@test "--timeout 1, or 500ms, ends with status 0 when nothing happens" {
 	run --separate-stderr timeout 20 "$KEVENT_WATCH" --timeout 1
+	assert_success
+	assert_output ""
+	run --separate-stderr timeout 20 "$KEVENT_WATCH" --timeout 500ms
 	assert_success
 	assert_output ""
 }

@@ -47,38 +47,11 @@ int parse_timeout(const char *s, int64_t *ret_ms, char *err, size_t errlen)
 int parse_seconds(const char *opt, const char *s, int64_t *ret_ms, char *err,
 		  size_t errlen)
 {
-	int64_t sec = 0, ms = 0;
-	const char *p;
-	int decimals;
-
-	for (p = s; *p >= '0' && *p <= '9'; p++) {
-		sec = sec * 10 + (*p - '0');
-		if (sec > TIMEOUT_MAX_SEC)
-			goto out_bad;
-	}
-	if (p == s)
-		goto out_bad;
-	if (*p == '.') {
-		p++;
-		for (decimals = 0; *p >= '0' && *p <= '9'; p++, decimals++) {
-			if (decimals >= 3)
-				goto out_bad;
-			ms = ms * 10 + (*p - '0');
-		}
-		if (decimals == 0)
-			goto out_bad;
-		for (; decimals < 3; decimals++)
-			ms *= 10;
-	}
-	if (*p)
-		goto out_bad;
-	*ret_ms = sec * 1000 + ms;
-	return 0;
-
-out_bad:
+	if (parse_duration(s, 0, ret_ms) == 0)
+		return 0;
 	snprintf(
 		err, errlen,
-		"%s: invalid value '%s' (expected seconds, such as 10 or 0.5, at most %d)",
+		"%s: invalid value '%s' (expected seconds or a duration, such as 10, 0.5, 500ms or 1.5m, at most %ds)",
 		opt, s, TIMEOUT_MAX_SEC);
 	return -1;
 }
@@ -137,7 +110,7 @@ out_bad:
 	return -1;
 }
 
-int parse_interval(const char *s, int64_t *ret_ms, char *err, size_t errlen)
+int parse_duration(const char *s, int64_t min_ms, int64_t *ret_ms)
 {
 	static const struct {
 		const char *name;
@@ -153,36 +126,40 @@ int parse_interval(const char *s, int64_t *ret_ms, char *err, size_t errlen)
 	for (p = s; *p >= '0' && *p <= '9'; p++) {
 		whole = whole * 10 + (*p - '0');
 		if (whole > (int64_t)TIMEOUT_MAX_SEC * 1000)
-			goto out_bad;
+			return -1;
 	}
 	if (p == s)
-		goto out_bad;
+		return -1;
 	if (*p == '.') {
 		for (p++; *p >= '0' && *p <= '9'; p++) {
 			if (scale == 1000)
-				goto out_bad;
+				return -1;
 			frac = frac * 10 + (*p - '0');
 			scale *= 10;
 		}
 		if (scale == 1)
-			goto out_bad;
+			return -1;
 	}
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (strcmp(p, units[i].name) == 0)
 			break;
 	if (i == sizeof(units) / sizeof(units[0]))
-		goto out_bad;
-	/* A whole number of milliseconds, 1 ms to TIMEOUT_MAX_SEC s */
+		return -1;
+	/* A whole number of milliseconds, @min_ms to TIMEOUT_MAX_SEC s */
 	if (whole > (int64_t)TIMEOUT_MAX_SEC * 1000 / units[i].ms ||
 	    frac * units[i].ms % scale)
-		goto out_bad;
+		return -1;
 	ms = whole * units[i].ms + frac * units[i].ms / scale;
-	if (ms < 1 || ms > (int64_t)TIMEOUT_MAX_SEC * 1000)
-		goto out_bad;
+	if (ms < min_ms || ms > (int64_t)TIMEOUT_MAX_SEC * 1000)
+		return -1;
 	*ret_ms = ms;
 	return 0;
+}
 
-out_bad:
+int parse_interval(const char *s, int64_t *ret_ms, char *err, size_t errlen)
+{
+	if (parse_duration(s, 1, ret_ms) == 0)
+		return 0;
 	snprintf(
 		err, errlen,
 		"--sample: invalid interval '%s' (expected such as 500ms, 1s, 2 or 1.5m, from 1ms)",

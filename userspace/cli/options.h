@@ -50,7 +50,15 @@ struct watch_options {
 int parse_count(const char *s, uint64_t *ret, char *err, size_t errlen);
 
 /*
- * Seconds, a decimal number with up to three decimals ("2", "0.5").
+ * A duration: a decimal number with up to three decimals and an optional
+ * unit, ms, s (the default), m or h ("2", "0.5", "500ms", "1.5m"), a whole
+ * number of milliseconds from @min_ms to 2000000 s; the syntax of every
+ * option that takes a time. Return: 0 and milliseconds, or -1.
+ */
+int parse_duration(const char *s, int64_t min_ms, int64_t *ret_ms);
+
+/*
+ * --timeout: a duration, 0 allowed (parse_duration()).
  * Return: 0 and milliseconds, or -1 with a message in @err.
  */
 int parse_timeout(const char *s, int64_t *ret_ms, char *err, size_t errlen);
@@ -72,9 +80,7 @@ int parse_seq(const char *s, uint64_t *ret, char *err, size_t errlen);
 int parse_rcvbuf(const char *s, size_t *ret, char *err, size_t errlen);
 
 /*
- * Interval of --sample: a decimal number with up to three decimals and an
- * optional unit, ms, s (the default), m or h ("500ms", "1s", "2", "1.5m"),
- * a whole number of milliseconds from 1 ms to 2000000 s.
+ * Interval of --sample: a duration of 1 ms or more (parse_duration()).
  * Return: 0 and milliseconds, or -1 with a message in @err.
  */
 int parse_interval(const char *s, int64_t *ret_ms, char *err, size_t errlen);
