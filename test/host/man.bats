@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
-# The man pages render without warnings, and kevent.7 documents the whole
-# netlink ABI, the driver API and the module parameters.
+# The man pages render without warnings, kevent.7 documents the whole
+# netlink ABI, the driver API and the module parameters, and each
+# FUNCTION(3) the pages refer to has a page or a link to one.
 
 setup()
 {
@@ -10,10 +11,20 @@ setup()
 	kevent7=$man_dir/kevent.7
 }
 
+# link_target PAGE: the page that PAGE, a link page (".so man3/TARGET.3",
+# its only line), stands for; nothing for a page of its own
+link_target()
+{
+	sed -n '1s|^\.so man3/\(.*\)$|\1|p' "$1"
+}
+
 @test "every man page renders with groff and man without a warning" {
 	local pages=("$man_dir"/*.[1-8])
 
 	[ "${#pages[@]}" -ge 2 ]
+	# A link page's .so is relative to the top of the installed man tree
+	ln -s "$man_dir" "$BATS_TEST_TMPDIR/man3"
+	cd "$BATS_TEST_TMPDIR"
 	for page in "${pages[@]}"; do
 		run --separate-stderr groff -man -ww -z "$page"
 		assert_success
@@ -135,9 +146,39 @@ documented_functions()
 	for page in "$man_dir"/*.3; do
 		name=$(basename "$page" .3)
 		[ "$name" = libkevent ] && continue
+		# A link is its target page
+		[ -n "$(link_target "$page")" ] && continue
 		run grep -F ".BR $name (3)" "$man_dir/libkevent.3"
 		assert_success
 		run grep -F '.BR libkevent (3)' "$page"
 		assert_success
+	done
+}
+
+@test "every NAME(3) cross-reference has a page or a .so link" {
+	local page target refs=() name missing=
+
+	for page in "$man_dir"/*.[1-8]; do
+		[ -n "$(link_target "$page")" ] && continue
+		# The references of the page as man prints it, not broken at a
+		# line's end: the library's own, not free(3) or realpath(3)
+		mapfile -t -O "${#refs[@]}" refs < <(MANWIDTH=1000 man -l "$page" \
+			2>/dev/null | grep -oE '\b(lib)?kevent_?[a-z0-9_]*\(3\)')
+	done
+	assert [ "${#refs[@]}" -ge 20 ]
+	for name in $(printf '%s\n' "${refs[@]%(3)}" | sort -u); do
+		[ -f "$man_dir/$name.3" ] || missing+=" $name(3)"
+	done
+	[ -z "$missing" ] || fail "no page or .so link for:$missing"
+	# Each link names a page of its own that documents the function
+	for page in "$man_dir"/*.3; do
+		target=$(link_target "$page")
+		[ -n "$target" ] || continue
+		assert_equal "$(wc -l < "$page")" 1
+		[ -f "$man_dir/$target" ] || fail "$page: no page $target"
+		assert_equal "$(link_target "$man_dir/$target")" ""
+		sed -n '/^\.SH NAME/,/^\.SH/p' "$man_dir/$target" |
+			grep -qw "$(basename "$page" .3)" ||
+			fail "$target does not name $(basename "$page" .3) in NAME"
 	done
 }

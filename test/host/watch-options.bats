@@ -175,3 +175,24 @@ long_options()
 	run jq -r '"\(.path) \(.attr)"' <<<"$output"
 	assert_output '/devices/virtual/net/lo mtu'
 }
+
+@test "--realtime: text lines give the local date and time with the offset from UTC, JSON and %t seconds since the Epoch" {
+	local lo=/sys/class/net/lo/mtu now
+
+	run -0 --separate-stderr env TZ=Asia/Kolkata "$KEVENT_WATCH" --realtime \
+		--list --sample 1s "$lo"
+	assert_output --regexp '^STATE\[[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}\+05:30\] net /devices/virtual/net/lo mtu='
+	run -0 --separate-stderr env TZ=UTC "$KEVENT_WATCH" --realtime \
+		--list --sample 1s "$lo"
+	assert_output --regexp '^STATE\[[0-9-]{10}T[0-9:.]{15}\+00:00\] '
+
+	now=$(date +%s)
+	run -0 --separate-stderr "$KEVENT_WATCH" --realtime --list --json \
+		--sample 1s "$lo"
+	run jq -e --argjson now "$now" '.time > $now - 60 and .time < $now + 60' <<<"$output"
+	assert_success
+	run -0 --separate-stderr "$KEVENT_WATCH" --realtime --list \
+		--format '%t' --sample 1s "$lo"
+	assert [ "${output%.*}" -gt $((now - 60)) ]
+	assert [ "${output%.*}" -lt $((now + 60)) ]
+}

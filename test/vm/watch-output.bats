@@ -209,6 +209,20 @@ teardown()
 	assert_equal "$value" ''
 }
 
+@test "--realtime gives an event the time of the wall clock it happened at" {
+	local before after
+
+	watch_start --json --count 1 --realtime
+	before=$(date +%s)
+	demo_set 0 temperature 36500
+	after=$(date +%s)
+	watch_wait 20
+	assert_equal "$WATCH_STATUS" 0
+	run jq -e --argjson b "$before" --argjson a "$after" \
+		'.value == "36500" and .time >= $b and .time < $a + 1' "$WATCH_OUT"
+	assert_success
+}
+
 @test "--list prints every annotated source with its current value" {
 	demo_set 0 temperature 31000
 	run --separate-stderr "$KEVENT_WATCH" --list --json

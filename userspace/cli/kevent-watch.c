@@ -281,8 +281,7 @@ static void print_help(void)
 	      "  -c, --class LIST    only these classes: general,storage,power,fs,hotplug,net\n"
 	      "      --attr GLOB, --path GLOB, --subsystem NAME  only these (repeatable)\n"
 	      "  -n, --count N       exit after N events  -t, --timeout DURATION  or after it\n"
-	      "  -l, --list          print every annotated source and its value, exit\n"
-	      "      --coldplug      print every annotated source, then watch\n"
+	      "  -l, --list, --coldplug  every annotated source and its value; exit, or watch\n"
 	      "      --replay[=SEQ]  first print the events the kernel holds (after SEQ)\n"
 	      "      --rcvbuf BYTES  socket receive buffer, such as 256K (default 8M)\n"
 	      "      --stock         stock kernel events, no kevent.ko (uevent, rtnetlink)\n"
@@ -293,7 +292,7 @@ static void print_help(void)
 	      "      --exec CMD      run sh -c CMD for each record, KEVENT_* set, and\n"
 	      "                      print lines only with --json or --format\n"
 	      "      --exec-timeout DURATION  kill CMD after it (default 10s; 0: no limit)\n"
-	      "      --journal       each record to the journal; lines: --json, --format\n"
+	      "      --journal       each record to the journal; lines: --json, --format\n"	      "      --realtime      times of the wall clock (text: local), not since boot\n"
 	      "  -h, --help  -V, --version      DURATION: 2 (seconds), 500ms, 1.5m, 1h\n"
 	      "\n"
 	      "Lines: KEVENT[TIME] SEQ CLASS PATH ATTR=VALUE ..., STATE[TIME] ..., OVERRUN\n"
@@ -495,12 +494,25 @@ static int journal_send(struct watch *w, int built)
 	return 0;
 }
 
-static uint64_t boottime_ns(void)
+static uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_BOOTTIME, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static uint64_t boottime_ns(void)
+{
+	return clock_ns(CLOCK_BOOTTIME);
+}
+
+/* The time of the wall clock (CLOCK_REALTIME) at boot time @ns */
+static uint64_t realtime_of(uint64_t ns)
+{
+	uint64_t boot = boottime_ns(), real = clock_ns(CLOCK_REALTIME);
+
+	return real - (boot > ns ? boot - ns : 0);
 }
 
 /*
@@ -581,6 +593,10 @@ static int report(struct watch *w, const struct kevent_event *ev,
 		r.coalesced = kevent_event_get_coalesced(ev);
 	} else {
 		r.time_ns = boottime_ns();
+	}
+	if (w->opt.realtime) {
+		r.time_ns = realtime_of(r.time_ns);
+		r.realtime = true;
 	}
 
 	ret = 0;

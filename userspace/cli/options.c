@@ -224,6 +224,7 @@ enum {
 	OPT_JOURNAL,
 	OPT_SAMPLE,
 	OPT_DELTA,
+	OPT_REALTIME,
 };
 
 static const struct option long_options[] = {
@@ -248,6 +249,7 @@ static const struct option long_options[] = {
 	{ "exec", required_argument, NULL, OPT_EXEC },
 	{ "exec-timeout", required_argument, NULL, OPT_EXEC_TIMEOUT },
 	{ "journal", no_argument, NULL, OPT_JOURNAL },
+	{ "realtime", no_argument, NULL, OPT_REALTIME },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -460,6 +462,9 @@ int watch_options_parse(struct watch_options *o, int argc, char **argv,
 			break;
 		case OPT_JOURNAL:
 			o->journal = true;
+			break;
+		case OPT_REALTIME:
+			o->realtime = true;
 			break;
 		case OPT_RCVBUF:
 			if (parse_rcvbuf(optarg, &o->rcvbuf, err, errlen) < 0)

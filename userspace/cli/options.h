@@ -41,6 +41,7 @@ struct watch_options {
 	const char *exec; /* --exec CMD; NULL: none */
 	int64_t exec_timeout_ms; /* --exec-timeout SEC; 0: no limit */
 	bool journal; /* --journal: each record an entry of the journal */
+	bool realtime; /* --realtime: times of the wall clock, not since boot */
 };
 
 /* Default of --exec-timeout, in milliseconds. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "colour.h"
@@ -346,6 +347,30 @@ void format_time(struct sbuf *sb, uint64_t ns)
 	sbuf_add_u64(sb, ns % 1000000000 / 1000, 6);
 }
 
+/*
+ * A time of the wall clock for people: the local date and time to the
+ * microsecond, and the offset from UTC (ISO 8601, as date --iso-8601=ns
+ * writes it, to the microsecond).
+ */
+static void format_time_local(struct sbuf *sb, uint64_t ns)
+{
+	time_t sec = ns / 1000000000;
+	char buf[64], zone[8];
+	struct tm tm;
+
+	if (!localtime_r(&sec, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm) ||
+	    !strftime(zone, sizeof(zone), "%z", &tm)) {
+		format_time(sb, ns);
+		return;
+	}
+	sbuf_adds(sb, buf);
+	sbuf_addc(sb, '.');
+	sbuf_add_u64(sb, ns % 1000000000 / 1000, 6);
+	/* +0100 as +01:00 */
+	sbuf_printf(sb, "%.3s:%s", zone, zone + 3);
+}
+
 static void json_string(struct sbuf *sb, const char *key, const char *s)
 {
 	sbuf_adds(sb, ",\"");
@@ -423,7 +448,10 @@ void record_text(struct sbuf *sb, const struct record *r)
 	sbuf_adds(sb, kind);
 	sgr(sb, SGR_RESET);
 	sbuf_addc(sb, '[');
-	format_time(sb, r->time_ns);
+	if (r->realtime)
+		format_time_local(sb, r->time_ns);
+	else
+		format_time(sb, r->time_ns);
 	sbuf_adds(sb, "] ");
 	if (r->type == RECORD_EVENT && r->no_seq)
 		sbuf_adds(sb, "- ");

@@ -62,7 +62,8 @@ struct record {
 	const char *source; /* "kevent", "uevent", "poll", or NULL */
 	uint64_t seq; /* events only */
 	bool no_seq; /* the event has no sequence number (poll) */
-	uint64_t time_ns; /* CLOCK_BOOTTIME */
+	uint64_t time_ns; /* CLOCK_BOOTTIME, or CLOCK_REALTIME if @realtime */
+	bool realtime; /* --realtime: text lines show the local date and time */
 	const char *cls; /* or NULL */
 	const char *path;
 	const char *attr;

@@ -9,7 +9,7 @@
 # Each event becomes one syslog message, tag "kevent", facility daemon,
 # level info, whose text is one JSON record of kevent-watch --json:
 #
-#	Dec  3 13:02:11 host daemon.info kevent: {"type":"event","seq":6,...}
+#	Dec  3 13:02:11 host daemon.info kevent: {"type":"event","source":"kevent","seq":6,...}
 #
 # kevent-watch writes and flushes one line per event, and logger sends each
 # line it reads at once, so an event reaches syslog when it happens, not

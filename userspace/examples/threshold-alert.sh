@@ -33,8 +33,9 @@ for n in "$@"; do
 		;;
 	esac
 done
-high=$(($1 * 1000))
-low=$((($1 - ${2:-2}) * 1000))
+# 10#: decimal, even with a leading zero (08, 010)
+high=$((10#$1 * 1000))
+low=$(((10#$1 - 10#${2:-2}) * 1000))
 
 declare -A hot=() # the paths of the devices above the threshold
 
