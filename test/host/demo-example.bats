@@ -50,7 +50,7 @@ controls()
 @test "the test driver has the demo's controls and those of tests, under its own name" {
 	run controls "$SENSOR_TEST"
 	assert_success
-	assert_output $'bench\nchurn\nlabel\nnotify\nstorm\ntemperature\nunplug'
+	assert_output $'bench\nchurn\nfailing\nlabel\nnotify\nstorm\ntemperature\nunplug'
 	run grep -c '"kevent_sensor_test"' "$SENSOR_TEST"
 	assert [ "$output" -ge 2 ]
 	run grep -c '"kevent-sensor-test"' "$SENSOR_TEST"
