@@ -13,10 +13,9 @@
  * monitors with their one FILE, the sampler every MS milliseconds), adds
  * them to one combined monitor in that order, then prints "BACKEND SOURCE
  * SEQ PATH ATTR" for each event it takes, and "lost BACKEND" for a receive
- * buffer overrun. Ends with status 0 once
- * IDLE_MS milliseconds passed without an event (a sampler wakes it every
- * interval, with or without one); status 1 on a failure, 2 on a usage
- * error.
+ * buffer overrun. Ends with status 0 once IDLE_MS milliseconds passed
+ * without an event (a sampler wakes it every interval, with or without
+ * one); status 1 on a failure, 2 on a usage error.
  */
 #include <errno.h>
 #include <inttypes.h>
