@@ -96,9 +96,14 @@ installed_files()
 	assert_line --regexp ' T kevent_sample_monitor_new@@LIBKEVENT_1\.4$'
 	run awk '$2 != "A" && $3 !~ /^kevent_/' <<<"$output"
 	assert_output ''
-	# The static library holds the same functions
+	# The static library holds the same functions, and no other global
+	# name but kevent_ ones, its private functions' included
 	run nm "$root/usr/lib/libkevent.a"
 	assert_line --regexp ' T kevent_monitor_new$'
+	run nm -g --defined-only "$root/usr/lib/libkevent.a"
+	assert_success
+	run awk 'NF == 3 && $3 !~ /^kevent_/' <<<"$output"
+	assert_output ''
 }
 
 @test "the library has one version: the installed file's, its newest symbol version's and libkevent.pc's" {

@@ -95,8 +95,8 @@ int kevent_reply_run(const void *buf, size_t len, unsigned int seq,
 		     void *data);
 
 /* CTRL_CMD_GETFAMILY: -ENOENT when the family is not registered. */
-int genl_family_resolve(struct mnl_socket *nl, const char *name,
-			struct genl_family *ret_family);
+int kevent_genl_family_resolve(struct mnl_socket *nl, const char *name,
+			       struct genl_family *ret_family);
 
 /*
  * The kevent family speaks the version of the ABI the library knows,
@@ -142,7 +142,8 @@ int kevent_stats_parse(const struct nlmsghdr *nlh,
 		       uint64_t values[KEVENT_STAT_COUNT]);
 
 /* Group id of @name in @family, or 0 if the family has no such group. */
-uint32_t genl_family_group(const struct genl_family *family, const char *name);
+uint32_t kevent_genl_family_group(const struct genl_family *family,
+				  const char *name);
 
 /*
  * Parse and validate a KEVENT_CMD_EVENT message (@need_seq true) or a

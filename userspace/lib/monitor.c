@@ -156,10 +156,10 @@ KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 	 * Listen to the controller before resolving the family, so that its
 	 * removal right after the lookup is not missed.
 	 */
-	r = genl_family_resolve(req, "nlctrl", &ctrl);
+	r = kevent_genl_family_resolve(req, "nlctrl", &ctrl);
 	if (r < 0)
 		goto out_close_req;
-	notify = genl_family_group(&ctrl, "notify");
+	notify = kevent_genl_family_group(&ctrl, "notify");
 	if (!notify) {
 		r = -EPROTO;
 		goto out_close_req;
@@ -170,7 +170,7 @@ KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 		goto out_close_req;
 	}
 
-	r = genl_family_resolve(req, KEVENT_FAMILY_NAME, &family);
+	r = kevent_genl_family_resolve(req, KEVENT_FAMILY_NAME, &family);
 	if (r == 0)
 		r = kevent_family_check(&family);
 	if (r == 0)
@@ -179,8 +179,8 @@ KEVENT_EXPORT int kevent_monitor_new(struct kevent_monitor **ret_monitor)
 		goto out_close_req;
 	m->family_id = family.id;
 	for (i = 0; i < __KEVENT_CLASS_MAX; i++)
-		m->groups[i] =
-			genl_family_group(&family, kevent_class_to_string(i));
+		m->groups[i] = kevent_genl_family_group(
+			&family, kevent_class_to_string(i));
 	mnl_socket_close(req);
 
 	*ret_monitor = m;

@@ -86,7 +86,7 @@ static int kevent_request_open(struct mnl_socket **ret_nl,
 	r = kevent_request_socket_open(&nl);
 	if (r < 0)
 		return r;
-	r = genl_family_resolve(nl, KEVENT_FAMILY_NAME, &family);
+	r = kevent_genl_family_resolve(nl, KEVENT_FAMILY_NAME, &family);
 	if (r == 0)
 		r = kevent_family_check(&family);
 	if (r == 0)
@@ -329,8 +329,8 @@ out_proto:
 	return MNL_CB_ERROR;
 }
 
-int genl_family_resolve(struct mnl_socket *nl, const char *name,
-			struct genl_family *ret_family)
+int kevent_genl_family_resolve(struct mnl_socket *nl, const char *name,
+			       struct genl_family *ret_family)
 {
 	char buf[KEVENT_REQUEST_BUF_SIZE] = { 0 };
 	struct nlmsghdr *nlh;
@@ -372,7 +372,8 @@ int kevent_family_answers(struct mnl_socket *nl, uint16_t family_id)
 	return r == -EOPNOTSUPP ? -ENOENT : r;
 }
 
-uint32_t genl_family_group(const struct genl_family *family, const char *name)
+uint32_t kevent_genl_family_group(const struct genl_family *family,
+				  const char *name)
 {
 	unsigned int i;
 
