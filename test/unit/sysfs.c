@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -192,4 +194,76 @@ UNIT_TEST(test_sysfs_confined_to_one_file_system)
 	close(tmp);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
+}
+
+/*
+ * The unit binary is linked with --wrap=syscall: the library's openat2()
+ * calls come here. They are counted, and fail with EPERM for a path that
+ * ends with openat2_eperm_suffix, as an LSM may refuse one file.
+ */
+static const char *openat2_eperm_suffix;
+static unsigned int openat2_calls;
+
+long __real_syscall(long nr, ...);
+
+long __wrap_syscall(long nr, ...)
+{
+	const char *path;
+	long a[6];
+	va_list ap;
+	size_t n;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (nr == SYS_openat2) {
+		openat2_calls++;
+		path = (const char *)a[1];
+		n = openat2_eperm_suffix ? strlen(openat2_eperm_suffix) : 0;
+		if (n && strlen(path) >= n &&
+		    strcmp(path + strlen(path) - n, openat2_eperm_suffix) == 0) {
+			errno = EPERM;
+			return -1;
+		}
+	}
+	return __real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/*
+ * An EPERM of openat2() for one file is that file's: it is opened by the
+ * walk, and openat2() stays in use for the others. (An openat2() that
+ * seccomp refuses fails with EPERM for every path: that turns it off.)
+ */
+UNIT_TEST(test_sysfs_openat2_eperm_of_one_file)
+{
+	unsigned int calls;
+	int fd;
+
+	kevent_sysfs_force_walk(false);
+	calls = openat2_calls;
+	fd = kevent_attr_open("/devices/virtual/mem/null", "dev");
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	if (openat2_calls == calls) {
+		unit_skip("openat2() is not used here (valgrind, or an old kernel)");
+		return;
+	}
+
+	openat2_eperm_suffix = "/null/dev";
+	fd = kevent_attr_open("/devices/virtual/mem/null", "dev");
+	openat2_eperm_suffix = NULL;
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+
+	calls = openat2_calls;
+	fd = kevent_attr_open("/devices/virtual/mem/zero", "dev");
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	CHECK(openat2_calls > calls);
+	kevent_sysfs_force_walk(false);
 }

@@ -71,28 +71,45 @@ static bool openat2_usable(void)
 	return state == OPENAT2_YES;
 }
 
-/*
- * openat2(@dirfd, @rel, @flags) beneath @dirfd, through no symlink and no
- * mount point.
- * Return: a descriptor, or -errno; openat2() being unavailable (-ENOSYS,
- * -EPERM from seccomp, -E2BIG) turns it off for the process.
- */
-static int open_beneath(int dirfd, const char *rel, int flags)
+static int openat2_strict(int dirfd, const char *rel, int flags)
 {
 	struct open_how how = {
 		.flags = flags,
 		.resolve = RESOLVE_STRICT,
 	};
-	int fd;
 
-	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+	return syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+}
+
+/*
+ * openat2(@dirfd, @rel, @flags) beneath @dirfd, through no symlink and no
+ * mount point.
+ * Return: a descriptor, or -errno; -ENOSYS when openat2() is unavailable
+ * (ENOSYS, E2BIG, or EPERM from seccomp), which turns it off for the
+ * process. An EPERM for this file only (an LSM), told apart by an
+ * openat2() of @dirfd itself that works, is -ENOSYS for this call alone:
+ * the walk then says what it meets.
+ */
+static int open_beneath(int dirfd, const char *rel, int flags)
+{
+	int fd, err;
+
+	fd = openat2_strict(dirfd, rel, flags);
 	if (fd >= 0)
 		return fd;
-	if (errno == ENOSYS || errno == EPERM || errno == E2BIG) {
+	err = errno;
+	if (err == EPERM) {
+		fd = openat2_strict(dirfd, ".", O_PATH | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			return -ENOSYS;
+		}
+	}
+	if (err == ENOSYS || err == EPERM || err == E2BIG) {
 		__atomic_store_n(&openat2_state, OPENAT2_NO, __ATOMIC_RELAXED);
 		return -ENOSYS;
 	}
-	return -errno;
+	return -err;
 }
 
 /*
