@@ -6,8 +6,9 @@
  * PATH changed" over the generic netlink family "kevent". An event never
  * carries a value: read it with kevent_attr_read() when handling the event.
  *
- * Conventions: functions that can fail return 0 (or a documented positive
- * value) on success and a negative errno on failure; they never print and
+ * Conventions: functions that can fail return 0 (or a documented value of 0
+ * or more) on success and a negative errno on failure; errno is not how they
+ * report it, and its value after a call is unspecified. They never print and
  * never exit. Output parameters are named ret_*. Every _unref() accepts NULL.
  * No object is safe for concurrent use from several threads.
  */
@@ -330,8 +331,17 @@ const char *kevent_event_get_subsystem(const struct kevent_event *event);
  *	kevent_event_ref() to keep it)
  * @userdata: as passed to the dump function
  *
- * Return: 0 to go on; anything else stops the dump, and the dump function
- * returns that value.
+ * The dump functions, kevent_sources_foreach(), kevent_replay_foreach(),
+ * kevent_stock_foreach() and kevent_sample_monitor_foreach(), call it once
+ * per record until it returns a value other than 0; they then call it no
+ * more and return that value as is.
+ *
+ * Return: 0 to go on. A positive value to stop: the dump function returns
+ * it, and since the library's own errors are always negative, the caller
+ * tells a stop from a failure by the sign. A negative value also stops the
+ * dump and is returned as is, but then cannot be told from an error of the
+ * library: a callback should stop with a positive value, and keep an error
+ * of its own in @userdata.
  */
 typedef int (*kevent_event_cb)(const struct kevent_event *event,
 			       void *userdata);
@@ -354,10 +364,11 @@ typedef int (*kevent_event_cb)(const struct kevent_event *event,
  * list is visited: it has every source that was there all along, each once,
  * and a source added or removed meanwhile may be in it or not.
  *
- * Return: 0 when all sources were visited; the non-zero value @cb returned
- * to stop; -ENOENT if the kevent family is not registered; -EINVAL if @cb is
- * NULL; -EPROTO for a reply that cannot be parsed; -ENOMEM; or the negative
- * errno the kernel or a socket call reported.
+ * Return: 0 when all sources were visited; the value @cb returned to stop,
+ * as is (positive if @cb stops with a positive value, see kevent_event_cb);
+ * -ENOENT if the kevent family is not registered; -EINVAL if @cb is NULL;
+ * -EPROTO for a reply that cannot be parsed; -ENOMEM; or the negative errno
+ * the kernel or a socket call reported.
  */
 int kevent_sources_foreach(kevent_event_cb cb, void *userdata);
 
@@ -379,8 +390,9 @@ int kevent_sources_foreach(kevent_event_cb cb, void *userdata);
  * kevent.ko); an empty ring, or one of size 0, visits nothing. Records that
  * fail validation are skipped.
  *
- * Return: 0 when all events were visited; the non-zero value @cb returned
- * to stop; -EINTR if events were dropped from the ring while the dump ran
+ * Return: 0 when all events were visited; the value @cb returned to stop,
+ * as is (positive if @cb stops with a positive value, see kevent_event_cb);
+ * -EINTR if events were dropped from the ring while the dump ran
  * (the kernel recorded many events meanwhile): those visited are valid and
  * in order, later ones are missing, and the caller should treat it as an
  * overrun; -EOPNOTSUPP if the kernel's kevent layer has no replay;
@@ -577,7 +589,8 @@ int kevent_uevent_monitor_get_fd(struct kevent_uevent_monitor *monitor);
 /**
  * kevent_uevent_monitor_receive() - take the next attribute uevent
  * @monitor: the monitor
- * @ret_event: the event, a new reference; set only when 0 is returned
+ * @ret_event: the event, a new reference, when 0 is returned; else NULL
+ *	or unchanged
  *
  * Never blocks. Other uevents, and those whose DEVPATH or NAME fail
  * validation or come from another subsystem, are skipped.
@@ -721,7 +734,8 @@ int kevent_stock_monitor_get_fd(struct kevent_stock_monitor *monitor);
 /**
  * kevent_stock_monitor_receive() - take the next event
  * @monitor: the monitor
- * @ret_event: the event, a new reference; set only when 0 is returned
+ * @ret_event: the event, a new reference, when 0 is returned; else NULL
+ *	or unchanged
  *
  * Never blocks. Uevents have the uevent's SEQNUM as sequence number and
  * source KEVENT_EVENT_SOURCE_UEVENT; link messages sequence number 0 and
@@ -752,8 +766,9 @@ kevent_stock_monitor_get_forged(const struct kevent_stock_monitor *monitor);
  * operstate, carrier, mtu and address of every network device; online of
  * every CPU that has the file; size of every block device of /sys/block.
  *
- * Return: 0 when all were visited; the non-zero value @cb returned to
- * stop; -EINVAL if @cb is NULL; -ENOMEM.
+ * Return: 0 when all were visited; the value @cb returned to stop, as is
+ * (positive if @cb stops with a positive value, see kevent_event_cb);
+ * -EINVAL if @cb is NULL; -ENOMEM.
  */
 int kevent_stock_foreach(kevent_event_cb cb, void *userdata);
 
@@ -872,8 +887,9 @@ int kevent_sample_monitor_receive(struct kevent_sample_monitor *monitor,
  *	monitor's events have them, in the order of their file names
  * @userdata: passed to @cb
  *
- * Return: 0 when all were visited; the non-zero value @cb returned to
- * stop; -EINVAL if an argument is NULL; -ENOMEM.
+ * Return: 0 when all were visited; the value @cb returned to stop, as is
+ * (positive if @cb stops with a positive value, see kevent_event_cb);
+ * -EINVAL if an argument is NULL; -ENOMEM.
  */
 int kevent_sample_monitor_foreach(struct kevent_sample_monitor *monitor,
 				  kevent_event_cb cb, void *userdata);
@@ -955,9 +971,11 @@ int kevent_combined_monitor_get_fd(struct kevent_combined_monitor *monitor);
 /**
  * kevent_combined_monitor_receive() - take the next event of any monitor
  * @monitor: the monitor
- * @ret_event: the event, a new reference; set only when 0 is returned
+ * @ret_event: the event, a new reference, when 0 is returned; else NULL
+ *	or unchanged
  * @ret_backend: when not NULL, which kind of monitor gave the event or the
- *	error; set unless -EAGAIN or -EINVAL is returned
+ *	error; set unless -EAGAIN, -EINVAL or an error of
+ *	epoll_wait() is returned
  *
  * Never blocks. The monitors take turns, one event each, so that a storm on
  * one does not hold back the events of the others.
