@@ -90,6 +90,8 @@ static LIST_HEAD(kevent_kernfs_free);
 static DEFINE_HASHTABLE(kevent_kernfs_nodes, 8);
 /* Notifications dropped for want of a slot, not yet seen by the work */
 static unsigned int kevent_kernfs_lost;
+/* Notifications dropped in NMI context, not yet added to the above */
+static atomic_t kevent_kernfs_nmi_lost = ATOMIC_INIT(0);
 
 static atomic64_t kevent_kernfs_stat_sent = ATOMIC64_INIT(0);
 static atomic64_t kevent_kernfs_stat_full = ATOMIC64_INIT(0);
@@ -130,6 +132,7 @@ static void kevent_kernfs_note(struct kernfs_node *kn)
 	struct kevent_kernfs_node *entry;
 	struct kernfs_node *parent;
 	unsigned long flags;
+	unsigned int nmi_lost;
 	bool first = false;
 
 	if (!kn || kernfs_type(kn) != KERNFS_FILE ||
@@ -142,6 +145,11 @@ static void kevent_kernfs_note(struct kernfs_node *kn)
 		return;
 
 	raw_spin_lock_irqsave(&kevent_kernfs_lock, flags);
+	nmi_lost = atomic_xchg(&kevent_kernfs_nmi_lost, 0);
+	if (nmi_lost) {
+		kevent_kernfs_lost += nmi_lost;
+		first = true;
+	}
 	hash_for_each_possible(kevent_kernfs_nodes, entry, hnode,
 			       (unsigned long)kn) {
 		if (entry->kn == kn) {
@@ -179,8 +187,21 @@ out_unlock:
 		mod_delayed_work(kevent_wq, &kevent_kernfs_work, 0);
 }
 
+/*
+ * Where kprobes do not run on ftrace (a kernel without
+ * CONFIG_KPROBES_ON_FTRACE), the probe is an int3 until the kprobe
+ * optimizer turns it into a jump, and its handler runs as in an NMI, where
+ * no lock that is also taken elsewhere may be. Such a notification is
+ * dropped and counted; the next one the handler takes outside NMI context
+ * reports the loss, so that listeners see the gap (their overrun).
+ */
 static int kevent_kernfs_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
+	if (in_nmi()) {
+		atomic_inc(&kevent_kernfs_nmi_lost);
+		atomic64_inc(&kevent_kernfs_stat_other);
+		return 0;
+	}
 	kevent_kernfs_note((struct kernfs_node *)
 			   regs_get_kernel_argument(regs, 0));
 	return 0;
@@ -425,4 +446,5 @@ void kevent_kernfs_exit(void)
 		entry->kn = NULL;
 	}
 	kevent_kernfs_lost = 0;
+	atomic_set(&kevent_kernfs_nmi_lost, 0);
 }

@@ -25,6 +25,7 @@ setup()
 teardown()
 {
 	watch_stop
+	echo 1 > /proc/sys/debug/kprobes-optimization
 	storage_teardown
 	if module_loaded kevent_stock_hwmon; then rmmod kevent_stock_hwmon; fi
 	if module_loaded kevent_notify_storm; then rmmod kevent_notify_storm; fi
@@ -152,6 +153,33 @@ stock_hwmon()
 		[.attr, .source, .subsystem]' "$WATCH_OUT"
 	assert_line '["temp1_fault","kevent","hwmon"]'
 	assert_line '["temp1_alarm","kevent","hwmon"]'
+}
+
+@test "with kprobes left unoptimized, an announcement is one event where the probe runs on ftrace; on an int3 (an NMI) it is dropped and counted, and lockdep stays on" {
+	local other
+
+	# Where kprobes do not run on ftrace (the debug kernel), the probe is
+	# an int3 until the kprobe optimizer makes it a jump, and its handler
+	# runs as in an NMI, where it must take no lock
+	echo 0 > /proc/sys/debug/kprobes-optimization
+	kevent_load
+	stock_hwmon
+	watch_start --json
+	other=$(probe_stat dropped_other)
+	echo 81000 > "$HW/temp1_input"
+	run grep ' kernfs_notify+' /sys/kernel/debug/kprobes/list
+	assert_success
+	if [[ $output == *FTRACE* ]]; then
+		event_wait "$HW_PATH" temp1_alarm 1
+		run records_of "$HW_PATH" temp1_alarm
+		assert_output "power 1"
+	else
+		probe_stat_wait dropped_other $((other + 1))
+	fi
+	if [ -e /proc/lockdep_stats ]; then
+		run grep -E '^ *debug_locks:' /proc/lockdep_stats
+		assert_output --regexp ' 1$'
+	fi
 }
 
 @test "each change is announced once: a source's own poll() wake-up is not reported again" {
