@@ -14,7 +14,8 @@
  * kernel kevent builds for, while an fprobe's entry handler changed its
  * arguments in 6.14, and CONFIG_FPROBE is not in every distribution's
  * kernel. At a function's entry on x86, a kprobe runs on ftrace as an fprobe
- * does, so it costs the same.
+ * does, so it costs the same, where the kernel has CONFIG_KPROBES_ON_FTRACE
+ * (Debian's do); elsewhere it is an int3, see the handler.
  *
  * kernfs_notify() is called from hard IRQ too. The handler takes a
  * reference on the node and marks it pending in a table of fixed size under
