@@ -235,6 +235,36 @@ diff_lines()
 	assert_failure
 }
 
+@test "the patches are the author's of git's configuration, signed off and maintained by them" {
+	local cfg=$BATS_TEST_TMPDIR/gitconfig
+
+	printf '[user]\n\tname = Ann Author\n\temail = ann@example.org\n' > "$cfg"
+	GIT_CONFIG_GLOBAL=$cfg GIT_CONFIG_NOSYSTEM=1 run --separate-stderr \
+		"$KEVENT_TOP/scripts/make-patches" out
+	assert_success
+	run grep -c '^From: Ann Author <ann@example.org>$' out/*.patch
+	refute_output --partial ':0'
+	run grep -c '^Signed-off-by: Ann Author <ann@example.org>$' out/*.patch
+	refute_output --partial ':0'
+	run grep -xF '+M:	Ann Author <ann@example.org>' out/0001-*.patch
+	assert_success
+}
+
+@test "without user.name or user.email in git's configuration the series is not made, and the error says what to set" {
+	local cfg=$BATS_TEST_TMPDIR/gitconfig
+
+	printf '[user]\n\tname = Ann Author\n' > "$cfg"
+	GIT_CONFIG_GLOBAL=$cfg GIT_CONFIG_NOSYSTEM=1 run --separate-stderr \
+		"$KEVENT_TOP/scripts/make-patches" out
+	assert_failure 1
+	assert_equal "$stderr" "make-patches: no author: set git config user.name and user.email, whose Signed-off-by the patches carry"
+	assert [ ! -e out/0001-*.patch ]
+	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 run --separate-stderr \
+		"$KEVENT_TOP/scripts/make-patches" out
+	assert_failure 1
+	assert_equal "$stderr" "make-patches: no author: set git config user.name and user.email, whose Signed-off-by the patches carry"
+}
+
 @test "a kernel file that lost the line a patch goes after fails the series, naming it" {
 	local kbase fake=$BATS_TEST_TMPDIR/fake
 
