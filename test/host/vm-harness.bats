@@ -267,6 +267,17 @@ vm_run()
 		"$BATS_TEST_TMPDIR/a.bats $BATS_TEST_TMPDIR/b.bats $BATS_TEST_TMPDIR/c.bats $BATS_TEST_TMPDIR/d.bats "
 }
 
+@test "test/vm/durations.debug gives the seconds of each file check-debug runs, for the order of a fresh clone" {
+	local f
+
+	run -0 sed -n '/^DEBUG_SUITES="/,/"$/p' scripts/check
+	for f in test/vm-debug/*.bats $(grep -o 'test/vm/[a-z0-9-]*\.bats' <<<"$output"); do
+		assert [ -e "$f" ]
+		run grep -E "^$f [0-9]+$" test/vm/durations.debug
+		assert_success
+	done
+}
+
 @test "run-bats names a file whose boot ended before it did, and fails with 125" {
 	run --separate-stderr env KEVENT_VM_LOG_DIR="$BATS_TEST_TMPDIR" KEVENT_VM_JOBS=2 \
 		"$vm/run-bats" test/fixtures/vm/panicking.bats test/fixtures/vm/passing.bats
