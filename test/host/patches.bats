@@ -235,6 +235,26 @@ diff_lines()
 	assert_failure
 }
 
+@test "without CONFIG_KEVENT, a driver calling every function of the series' <linux/kevent.h> builds: each has its stub" {
+	local kver kdir fn drv=$BATS_TEST_TMPDIR/drv
+
+	kver=$("$KEVENT_TOP/scripts/kernel-version")
+	kdir=/lib/modules/$kver/build
+	run grep -x 'CONFIG_KEVENT=.*' "$kdir/.config"
+	assert_failure
+	cp -r "$KEVENT_TOP/test/fixtures/kevent-off" "$drv"
+	# The series' two headers, as git am would create them
+	run -0 git -C "$drv" apply --include='include/*' "$patches"/0001-*.patch
+	# The driver calls each function the module's header declares
+	for fn in $(sed -nE 's/^[a-z].*[ *]((devm_)?kevent_[a-z_]+)\($/\1/p; s/^[a-z].*[ *]((devm_)?kevent_[a-z_]+)\(.*$/\1/p' \
+		"$KEVENT_TOP/kernel/include/kevent.h" | sort -u); do
+		grep -q "\<$fn(" "$drv/kevent_off.c" || fail "kevent_off.c does not call $fn()"
+	done
+	run make -C "$kdir" M="$drv" modules
+	assert_success
+	assert [ -f "$drv/kevent_off.ko" ]
+}
+
 @test "the patches are the author's of git's configuration, signed off and maintained by them" {
 	local cfg=$BATS_TEST_TMPDIR/gitconfig
 
