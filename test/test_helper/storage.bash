@@ -17,7 +17,7 @@ LOOPS=()
 storage_teardown()
 {
 	if [ -n "${MNT:-}" ]; then umount "$MNT" 2>/dev/null || true; fi
-	if [ -e /dev/md127 ]; then mdadm --stop /dev/md127 >/dev/null 2>&1 || true; fi
+	if [ -e /dev/md127 ]; then md_stop || true; fi
 	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
 	echo 1000 > /proc/sys/dev/raid/speed_limit_min
 	echo 200000 > /proc/sys/dev/raid/speed_limit_max
@@ -49,6 +49,25 @@ md_create()
 		--metadata=1.2 "${@:---assume-clean}" "$a" "$MD_B" >/dev/null 2>&1
 	MD=$(readlink -f /sys/block/md127)
 	MD=${MD#/sys}/md
+}
+
+# md_stop: stop /dev/md127. The first open of a new array scans its
+# partitions, and the scan's readahead can still be in flight when mdadm
+# stops the array: Debian's 6.1 then crashed in raid1_end_read_request()
+# (a NULL pointer in mempool_free(), the pool gone). So the array is opened
+# first, which scans it, and stopped once /sys/block/md127/inflight shows
+# no read or write in flight.
+md_stop()
+{
+	local i reads writes
+
+	{ : < /dev/md127; } 2>/dev/null || true
+	for ((i = 0; i < 50; i++)); do
+		read -r reads writes < /sys/block/md127/inflight || break
+		[ "$reads$writes" != 00 ] || break
+		sleep 0.1
+	done
+	mdadm --stop /dev/md127 >/dev/null 2>&1
 }
 
 # md_resync_slowly: make md's resyncs last (100 to 500 KiB/s: a minute for

@@ -84,7 +84,7 @@ records_of()
 	md_create
 	a=${LOOPS[0]}
 	watch_start --stock --json
-	mdadm --stop /dev/md127 >/dev/null 2>&1
+	md_stop
 	mdadm --assemble /dev/md127 "$a" "$MD_B" >/dev/null 2>&1
 	# The new file at the same path, which the monitor watches instead
 	watched_wait "/sys$MD/degraded"
@@ -99,7 +99,7 @@ records_of()
 	a=${LOOPS[0]}
 	watch_start --poll "/sys$MD/degraded" --json
 	watched_wait "/sys$MD/degraded"
-	mdadm --stop /dev/md127 >/dev/null 2>&1
+	md_stop
 	mdadm --assemble /dev/md127 "$a" "$MD_B" >/dev/null 2>&1
 	# The new file at the same path, opened by its name again
 	watched_wait "/sys$MD/degraded"
@@ -150,7 +150,7 @@ poll fs errors_count=0"
 	WATCH_START_SECS=60
 	watch_spawn_valgrind "$vg_log" "$KEVENT_WATCH" --stock --json \
 		--attr errors_count --count 1
-	mdadm --stop /dev/md127 >/dev/null 2>&1
+	md_stop
 	mdadm --assemble /dev/md127 "$a" "$MD_B" >/dev/null 2>&1
 	watched_wait "/sys$MD/degraded" 60
 	ext4_mount

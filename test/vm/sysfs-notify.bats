@@ -236,7 +236,7 @@ stock_hwmon()
 	removed=$(probe_stat dropped_removed)
 	# Within the window of the events of its creation: the stop's own
 	# announcements wait for the window, and its nodes go meanwhile
-	mdadm --stop /dev/md127 >/dev/null 2>&1
+	md_stop
 	[ ! -e "/sys$MD" ]
 	probe_stat_wait dropped_removed $((removed + 1))
 	# Every node left the table once its window ended
