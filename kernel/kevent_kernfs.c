@@ -146,7 +146,9 @@ static void kevent_kernfs_note(struct kernfs_node *kn)
 		return;
 
 	raw_spin_lock_irqsave(&kevent_kernfs_lock, flags);
-	nmi_lost = atomic_xchg(&kevent_kernfs_nmi_lost, 0);
+	/* A read first: the counter is 0 but where kprobes are int3s */
+	nmi_lost = atomic_read(&kevent_kernfs_nmi_lost) ?
+		   atomic_xchg(&kevent_kernfs_nmi_lost, 0) : 0;
 	if (nmi_lost) {
 		kevent_kernfs_lost += nmi_lost;
 		first = true;
