@@ -31,6 +31,15 @@
 #endif
 
 /*
+ * 6.8 "genetlink: Add per family bind/unbind callbacks": a family hears when
+ * a socket joins or leaves one of its groups. Before, it does not, and
+ * kevent's hook on kernfs_notify() stays armed (kevent_kernfs_init()).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#define KEVENT_HAVE_GENL_BIND
+#endif
+
+/*
  * 6.2 "genetlink: introduce split op representation": the kernel's YNL
  * generator writes the family's operations as split ops (struct
  * genl_split_ops, genl_family.split_ops). Before, a family lists struct

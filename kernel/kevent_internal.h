@@ -97,8 +97,21 @@ u64 kevent_coalesce_window(void);
 void kevent_kernfs_init(void);
 void kevent_kernfs_exit(void);
 void kevent_kernfs_notify(struct kernfs_node *kn);
+void kevent_kernfs_note(struct kernfs_node *kn);
+void kevent_kernfs_note_nmi(void);
+void kevent_kernfs_bind(void);
+void kevent_kernfs_unbind(void);
 void kevent_kernfs_recheck_windows(void);
 void kevent_kernfs_stats_show(struct seq_file *m);
+
+/*
+ * The hook on kernfs_notify(): kevent_kernfs_probe.c in the module, a static
+ * key in a kernel built with the layer
+ */
+int kevent_kernfs_hook_register(void);
+void kevent_kernfs_hook_unregister(void);
+int kevent_kernfs_hook_arm(bool on);
+bool kevent_kernfs_hook_armed(void);
 
 /* kevent_replay.c */
 int kevent_replay_init(void);
@@ -120,5 +133,7 @@ void kevent_emit_lost(unsigned int count);
 bool kevent_attr_restricted(struct kernfs_node *kn);
 size_t kevent_event_size(const char *path, const char *name);
 int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec);
+extern bool kevent_nl_hears_binds;
+bool kevent_nl_has_listeners(void);
 
 #endif /* _KEVENT_INTERNAL_H */

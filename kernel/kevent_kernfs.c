@@ -5,19 +5,14 @@
  *
  * sysfs_notify(), sysfs_notify_dirent() and the drivers that call
  * kernfs_notify() directly all end in kernfs_notify(), which wakes the
- * poll()ers of an attribute. A kprobe on its entry turns each announcement
- * of an attribute of the initial namespace's sysfs into a kevent event: the
- * path of the attribute's directory, the attribute's own name, and its
- * class (see kevent_attr_class()).
+ * poll()ers of an attribute. kevent hears of each call (a kprobe in the
+ * module, kevent_kernfs_probe.c; a call from kernfs_notify() itself in a
+ * kernel built with the layer) and turns each announcement of an attribute
+ * of the initial namespace's sysfs into a kevent event: the path of the
+ * attribute's directory, the attribute's own name, and its class (see
+ * kevent_attr_class()).
  *
- * A kprobe rather than an fprobe: kprobes have kept one interface on every
- * kernel kevent builds for, while an fprobe's entry handler changed its
- * arguments in 6.14, and CONFIG_FPROBE is not in every distribution's
- * kernel. At a function's entry on x86, a kprobe runs on ftrace as an fprobe
- * does, so it costs the same, where the kernel has CONFIG_KPROBES_ON_FTRACE
- * (Debian's do); elsewhere it is an int3, see the handler.
- *
- * kernfs_notify() is called from hard IRQ too. The handler takes a
+ * kernfs_notify() is called from hard IRQ too. kevent_kernfs_note() takes a
  * reference on the node and marks it pending in a table of fixed size under
  * a raw spinlock; a notification of a node in the table is folded. A work
  * item in process context builds the path and sends the event. The node
@@ -29,6 +24,12 @@
  * before its event went out is dropped and counted. The events of kevent's
  * own sources already went out: their own kernfs_notify() is not reported
  * again.
+ *
+ * The hook is armed only while the family has a listener, so that a kernel
+ * where nobody listens pays nothing in kernfs_notify() (see
+ * kevent_kernfs_bind()). The announcements made while it is disarmed are
+ * not events, and the replay ring does not hold them; the events of
+ * kevent's own sources are recorded whether or not anybody listens.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -37,10 +38,10 @@
 #include <linux/kernfs.h>
 #include <linux/kobject.h>
 #include <linux/kobject_ns.h>
-#include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -80,7 +81,7 @@ struct kevent_kernfs_node {
 
 /*
  * Protects the table: its lists, the hash, and the @pending of every entry.
- * Raw: it is taken in the kprobe's handler, in any context, PREEMPT_RT
+ * Raw: it is taken in kevent_kernfs_note(), in any context, PREEMPT_RT
  * included. Only the work takes entries out and drops their references, so
  * it may use an entry's @kn, @last_sent and @sent without the lock.
  */
@@ -105,6 +106,21 @@ static DEFINE_PER_CPU(struct kernfs_node *, kevent_own_notify);
 static struct kernfs_root *kevent_sysfs_root;
 static bool kevent_kernfs_probed;
 
+/*
+ * Arming: serialises the hook's arming, registering and unregistering, and
+ * protects the counts of binds below.
+ */
+static DEFINE_MUTEX(kevent_kernfs_arm_lock);
+/* Sockets that joined a group of the family, and those the work last saw */
+static unsigned long kevent_kernfs_binds;
+static unsigned long kevent_kernfs_binds_seen;
+/* How long after a listener left the hook is disarmed, if none is left */
+#define KEVENT_KERNFS_DISARM_DELAY	HZ
+
+static void kevent_kernfs_disarm_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(kevent_kernfs_disarm_work,
+			    kevent_kernfs_disarm_fn);
+
 static void kevent_kernfs_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kevent_kernfs_work, kevent_kernfs_work_fn);
 
@@ -127,8 +143,15 @@ void kevent_kernfs_notify(struct kernfs_node *kn)
 	preempt_enable();
 }
 
-/* Take note of a notification of @kn; in any context */
-static void kevent_kernfs_note(struct kernfs_node *kn)
+/**
+ * kevent_kernfs_note - take note of a notification
+ * @kn: the node kernfs_notify() was called for
+ *
+ * Called by the hook on kernfs_notify() while it is armed.
+ *
+ * Context: Any context but NMI (see kevent_kernfs_note_nmi()).
+ */
+void kevent_kernfs_note(struct kernfs_node *kn)
 {
 	struct kevent_kernfs_node *entry;
 	struct kernfs_node *parent;
@@ -190,30 +213,20 @@ out_unlock:
 		mod_delayed_work(kevent_wq, &kevent_kernfs_work, 0);
 }
 
-/*
- * Where kprobes do not run on ftrace (a kernel without
- * CONFIG_KPROBES_ON_FTRACE), the probe is an int3 until the kprobe
- * optimizer turns it into a jump, and its handler runs as in an NMI, where
- * no lock that is also taken elsewhere may be. Such a notification is
- * dropped and counted; the next one the handler takes outside NMI context
- * reports the loss, so that listeners see the gap (their overrun).
+/**
+ * kevent_kernfs_note_nmi - count a notification dropped in NMI context
+ *
+ * A hook that runs in NMI context cannot take the table's lock: the
+ * notification is dropped and counted, and the next one noted outside NMI
+ * context reports the loss, so that listeners see the gap (their overrun).
+ *
+ * Context: NMI.
  */
-static int kevent_kernfs_pre_handler(struct kprobe *p, struct pt_regs *regs)
+void kevent_kernfs_note_nmi(void)
 {
-	if (in_nmi()) {
-		atomic_inc(&kevent_kernfs_nmi_lost);
-		atomic64_inc(&kevent_kernfs_stat_other);
-		return 0;
-	}
-	kevent_kernfs_note((struct kernfs_node *)
-			   regs_get_kernel_argument(regs, 0));
-	return 0;
+	atomic_inc(&kevent_kernfs_nmi_lost);
+	atomic64_inc(&kevent_kernfs_stat_other);
 }
-
-static struct kprobe kevent_kernfs_probe = {
-	.symbol_name	= "kernfs_notify",
-	.pre_handler	= kevent_kernfs_pre_handler,
-};
 
 /*
  * Whether @dir is in another network namespace than the initial one: a
@@ -366,8 +379,79 @@ void kevent_kernfs_recheck_windows(void)
 		mod_delayed_work(kevent_wq, &kevent_kernfs_work, 0);
 }
 
+/*
+ * Whether the family has a listener now, or a socket joined one of its
+ * groups since the last look and may not show as a listener yet: the
+ * family hears of a join (kevent_kernfs_bind()) before netlink records it.
+ */
+static bool kevent_kernfs_wanted(void)
+{
+	lockdep_assert_held(&kevent_kernfs_arm_lock);
+
+	if (kevent_kernfs_binds != kevent_kernfs_binds_seen) {
+		kevent_kernfs_binds_seen = kevent_kernfs_binds;
+		return true;
+	}
+	return kevent_nl_has_listeners();
+}
+
+static void kevent_kernfs_disarm_fn(struct work_struct *work)
+{
+	mutex_lock(&kevent_kernfs_arm_lock);
+	if (!kevent_kernfs_probed)
+		goto out_unlock;
+	if (kevent_kernfs_wanted())
+		/* A join since the last look: look again once it shows */
+		queue_delayed_work(kevent_wq, &kevent_kernfs_disarm_work,
+				   KEVENT_KERNFS_DISARM_DELAY);
+	else if (kevent_kernfs_hook_armed())
+		kevent_kernfs_hook_arm(false);
+out_unlock:
+	mutex_unlock(&kevent_kernfs_arm_lock);
+}
+
 /**
- * kevent_kernfs_stats_show - the probe's counters, for debugfs
+ * kevent_kernfs_bind - a socket joins a group of the family
+ *
+ * The hook is armed before the call returns, so that the listener hears of
+ * every announcement made once it has joined. Netlink records the join only
+ * after this call, so the look that disarms (kevent_kernfs_disarm_fn())
+ * keeps the hook armed for one more delay after any join.
+ *
+ * Context: Process context; generic netlink's family lock held (read).
+ */
+void kevent_kernfs_bind(void)
+{
+	int ret;
+
+	mutex_lock(&kevent_kernfs_arm_lock);
+	kevent_kernfs_binds++;
+	if (kevent_kernfs_probed && !kevent_kernfs_hook_armed()) {
+		ret = kevent_kernfs_hook_arm(true);
+		if (ret)
+			pr_warn_ratelimited("cannot arm the hook on kernfs_notify() (%d)\n",
+					    ret);
+	}
+	mutex_unlock(&kevent_kernfs_arm_lock);
+}
+
+/**
+ * kevent_kernfs_unbind - a socket leaves a group of the family
+ *
+ * Also when it had not joined it (NETLINK_DROP_MEMBERSHIP of any group):
+ * the hook is disarmed only if, a delay later, no listener is left.
+ *
+ * Context: Process context.
+ */
+void kevent_kernfs_unbind(void)
+{
+	if (READ_ONCE(kevent_kernfs_probed))
+		mod_delayed_work(kevent_wq, &kevent_kernfs_disarm_work,
+				 KEVENT_KERNFS_DISARM_DELAY);
+}
+
+/**
+ * kevent_kernfs_stats_show - the hook's counters, for debugfs
  * @m: the file
  *
  * Context: Process context.
@@ -383,6 +467,9 @@ void kevent_kernfs_stats_show(struct seq_file *m)
 	raw_spin_unlock_irq(&kevent_kernfs_lock);
 
 	seq_printf(m, "probe %s\n", kevent_kernfs_probed ? "on" : "off");
+	seq_printf(m, "armed %s\n",
+		   kevent_kernfs_probed && kevent_kernfs_hook_armed() ?
+		   "yes" : "no");
 	seq_printf(m, "nodes %u\nslots %u\n", used, KEVENT_KERNFS_SLOTS);
 	seq_printf(m, "sent %lld\n", atomic64_read(&kevent_kernfs_stat_sent));
 	seq_printf(m, "dropped_full %lld\n",
@@ -396,8 +483,11 @@ void kevent_kernfs_stats_show(struct seq_file *m)
 /**
  * kevent_kernfs_init - start carrying the announcements of sysfs
  *
- * Without the probe (kprobes are not built in, or the lockdown forbids
- * them), the layer goes on with the events of its own sources: say so.
+ * The hook starts disarmed, unless a socket joined a group already. Where
+ * the family does not hear of its listeners (a kernel before 6.8), it is
+ * armed for good. Without the hook (kprobes are not built in, or the
+ * lockdown forbids them), the layer goes on with the events of its own
+ * sources: say so.
  *
  * Context: Process context, module init, after kevent_wq and the family.
  */
@@ -414,13 +504,22 @@ void kevent_kernfs_init(void)
 		return;
 	kevent_sysfs_root = kernel_kobj->sd->dir.root;
 
-	ret = register_kprobe(&kevent_kernfs_probe);
+	mutex_lock(&kevent_kernfs_arm_lock);
+	ret = kevent_kernfs_hook_register();
 	if (ret) {
 		pr_warn("cannot probe kernfs_notify() (%d): only kevent's own sources send events\n",
 			ret);
-		return;
+		goto out_unlock;
 	}
 	WRITE_ONCE(kevent_kernfs_probed, true);
+	if (!kevent_nl_hears_binds || kevent_kernfs_wanted()) {
+		ret = kevent_kernfs_hook_arm(true);
+		if (ret)
+			pr_warn("cannot arm the probe on kernfs_notify() (%d)\n",
+				ret);
+	}
+out_unlock:
+	mutex_unlock(&kevent_kernfs_arm_lock);
 }
 
 /**
@@ -434,12 +533,17 @@ void kevent_kernfs_exit(void)
 {
 	struct kevent_kernfs_node *entry, *tmp;
 
-	if (!kevent_kernfs_probed)
+	mutex_lock(&kevent_kernfs_arm_lock);
+	if (!kevent_kernfs_probed) {
+		mutex_unlock(&kevent_kernfs_arm_lock);
 		return;
-
+	}
 	/* No handler runs once this returns */
-	unregister_kprobe(&kevent_kernfs_probe);
+	kevent_kernfs_hook_unregister();
 	WRITE_ONCE(kevent_kernfs_probed, false);
+	mutex_unlock(&kevent_kernfs_arm_lock);
+	/* Its work finds the hook gone, if an unbind queues it again */
+	cancel_delayed_work_sync(&kevent_kernfs_disarm_work);
 	cancel_delayed_work_sync(&kevent_kernfs_work);
 
 	list_for_each_entry_safe(entry, tmp, &kevent_kernfs_used, node) {

@@ -496,6 +496,37 @@ out_free_msg:
 			 nla_total_size(KEVENT_PATH_MAX) +		\
 			 nla_total_size(KEVENT_ATTR_NAME_MAX))
 
+/* Whether the family hears of its listeners (kevent_kernfs_bind()) */
+bool kevent_nl_hears_binds;
+
+/**
+ * kevent_nl_has_listeners - whether a socket listens to a group
+ *
+ * Context: Any context.
+ */
+bool kevent_nl_has_listeners(void)
+{
+	int group;
+
+	for (group = 0; group < kevent_nl_family.n_mcgrps; group++)
+		if (genl_has_listeners(&kevent_nl_family, &init_net, group))
+			return true;
+	return false;
+}
+
+#ifdef KEVENT_HAVE_GENL_BIND
+static int kevent_nl_bind(int group)
+{
+	kevent_kernfs_bind();
+	return 0;
+}
+
+static void kevent_nl_unbind(int group)
+{
+	kevent_kernfs_unbind();
+}
+#endif /* KEVENT_HAVE_GENL_BIND */
+
 int __init kevent_netlink_init(void)
 {
 	/*
@@ -504,6 +535,17 @@ int __init kevent_netlink_init(void)
 	 * and in a receive buffer of one page.
 	 */
 	BUILD_BUG_ON(KEVENT_EVENT_MSG_MAX > NLMSG_GOODSIZE);
+
+#ifdef KEVENT_HAVE_GENL_BIND
+	/*
+	 * The hook on kernfs_notify() is armed while a socket listens. The
+	 * family is generated from its spec, which has no word for these:
+	 * they are set here, before it is registered (it is __ro_after_init).
+	 */
+	kevent_nl_family.bind = kevent_nl_bind;
+	kevent_nl_family.unbind = kevent_nl_unbind;
+	kevent_nl_hears_binds = true;
+#endif /* KEVENT_HAVE_GENL_BIND */
 
 	return genl_register_family(&kevent_nl_family);
 }

@@ -3,8 +3,9 @@
 # The layer built into the kernel: the kernel of `make check-upstream`, the
 # newest kernel with the patch series applied (CONFIG_KEVENT=y, its KUnit
 # tests built in). No kevent.ko and no kevent_bridge.ko is loaded: the
-# family is there from boot, and power supply and hwmon devices notify it
-# from power_supply_changed() and hwmon_notify_event() themselves.
+# family is there from boot, power supply devices notify it from
+# power_supply_changed(), and every sysfs_notify() (hwmon's among them)
+# reaches it through kernfs_notify() while a socket listens.
 
 setup()
 {
@@ -136,7 +137,7 @@ kevent_watch_bg()
 	return 1
 }
 
-@test "an hwmon alarm is a kevent event: hwmon_notify_event() of temp1_alarm sends it, with its uevent and poll wakeup as before" {
+@test "an hwmon alarm is a kevent event: hwmon_notify_event() of temp1_alarm sends it through kernfs_notify(), with its uevent and poll wakeup as before" {
 	insmod "$KEVENT_STOCK_HWMON"
 	hw=$(echo /sys/devices/platform/kevent-stock-hwmon.0/hwmon/hwmon*)
 	[ -e "$hw/temp1_alarm" ]
@@ -146,7 +147,7 @@ kevent_watch_bg()
 	stock_pid=$WATCH_PID
 	# kevent's own events, of every class
 	kevent_out=$BATS_TEST_TMPDIR/kevent.out
-	kevent_watch_bg "$kevent_out" --json --count 1 --timeout 30
+	kevent_watch_bg "$kevent_out" --json --attr temp1_alarm --count 1 --timeout 30
 	# sysfs_notify(): a poller of temp1_alarm wakes
 	run timeout 20 bash -c '
 		exec 4< "$1/temp1_alarm"; cat <&4 > /dev/null
@@ -170,20 +171,45 @@ sys.exit(0 if p.poll(15000) else 1)"' _ "$hw"
 	[ "$(stat_of sent)" -gt "$sent" ]
 }
 
-@test "hwmon_notify_event() of a name not in the registry (temp1_input) sends its uevents, and nothing over kevent" {
+@test "hwmon_notify_event() of a name not in the registry (temp1_input) is a kevent event too, by its own name, in hwmon's class" {
 	sensor_test_load
-	before=$("$STATS")
 	kevent_out=$BATS_TEST_TMPDIR/kevent.out
-	kevent_watch_bg "$kevent_out" --json --timeout 10
+	kevent_watch_bg "$kevent_out" --json --attr temp1_input --count 1 --timeout 30
 	watch_start --stock --json --attr temp1_input
 	# Five hwmon_notify_event() of temp1_input on the sensor's hwmon device
 	sensor_test_set 0 bench "hwmon_notify 5"
 	watch_lines 5
 	run jq -r '[.source, .attr] | @tsv' "$WATCH_OUT"
 	assert_equal "$(sort -u <<< "$output")" $'uevent\ttemp1_input'
-	# kevent refused the name: no event, no counter moved
+	# Its sysfs_notify() reached the layer through kernfs_notify()
 	wait "$KEVENT_PID"
-	run cat "$kevent_out"
-	assert_output ''
-	assert_equal "$("$STATS")" "$before"
+	run jq -c '[.type, .source, .class, .attr]' "$kevent_out"
+	assert_output '["event","kevent","power","temp1_input"]'
+}
+
+# armed_wait yes|no: wait until the layer's hook on kernfs_notify() is
+# armed or not, as its debugfs file says; fail with the file shown if not
+armed_wait()
+{
+	local file=/sys/kernel/debug/kevent/sysfs_notify i
+
+	for ((i = 0; i < 50; i++)); do
+		[ "$(awk '$1 == "armed" { print $2 }' "$file")" = "$1" ] && return 0
+		sleep 0.1
+	done
+	cat "$file" >&2
+	return 1
+}
+
+@test "kernfs_notify() calls the layer only while a socket listens: the static key is off with no listener, on once kevent-watch waits, off again within two seconds of its leaving" {
+	# The listeners of earlier tests are gone
+	armed_wait no
+	kevent_out=$BATS_TEST_TMPDIR/kevent.out
+	kevent_watch_bg "$kevent_out" --json --timeout 30
+	run awk '$1 == "armed" { print $2 }' /sys/kernel/debug/kevent/sysfs_notify
+	assert_output yes
+	kill "$KEVENT_PID"
+	wait "$KEVENT_PID" || true
+	KEVENT_PID=
+	armed_wait no
 }

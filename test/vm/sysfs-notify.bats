@@ -6,7 +6,7 @@
 # the stock hwmon_notify_event(). Names the registry lacks (md's member
 # state) arrive with the id KEVENT_ATTR_ID_NONE and the class of their
 # subsystem; each change is announced once; the sysfs_notify parameter
-# turns the probe off.
+# turns the probe off; the probe is armed only while a socket listens.
 
 setup_file()
 {
@@ -60,6 +60,67 @@ probe_stat_wait()
 	return 1
 }
 
+# probe_armed_wait yes|no: wait until the probe's "armed" line says so
+probe_armed_wait()
+{
+	local i
+
+	for ((i = 0; i < 100; i++)); do
+		[ "$(probe_stat armed)" = "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "the probe's armed line is $(probe_stat armed), not $1" >&2
+	return 1
+}
+
+# hears_binds: the kernel tells a generic netlink family when a socket
+# joins or leaves its groups (6.8 on)
+hears_binds()
+{
+	local r major minor
+
+	r=$(uname -r)
+	major=${r%%.*}
+	r=${r#*.}
+	minor=${r%%.*}
+	[ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 8 ]; }
+}
+
+# drop_membership: a netlink socket of its own leaves the family's group
+# "general", which it never joined (NETLINK_DROP_MEMBERSHIP), then closes
+drop_membership()
+{
+	/usr/bin/python3 - <<'EOF'
+import socket, struct, sys
+
+def attrs(a):
+    while len(a) >= 4:
+        n, t = struct.unpack_from('HH', a)
+        yield t & 0x3fff, a[4:n]
+        a = a[(n + 3) & ~3:]
+
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)  # NETLINK_GENERIC
+s.bind((0, 0))
+s.settimeout(5)
+# CTRL_CMD_GETFAMILY (3), CTRL_ATTR_FAMILY_NAME (2) to GENL_ID_CTRL (0x10)
+name = struct.pack('HH', 11, 2) + b'kevent\0' + b'\0'
+body = struct.pack('BBH', 3, 1, 0) + name
+s.send(struct.pack('IHHII', 16 + len(body), 0x10, 1, 1, 0) + body)
+reply = s.recv(65536)
+group = None
+for t, v in attrs(reply[20:]):
+    if t == 7:  # CTRL_ATTR_MCAST_GROUPS
+        for _, grp in attrs(v):
+            a = dict(attrs(grp))
+            if a.get(1) == b'general\0':
+                group = struct.unpack_from('I', a[2])[0]
+if group is None:
+    sys.exit("no group general of the kevent family")
+s.setsockopt(270, 2, group)  # SOL_NETLINK, NETLINK_DROP_MEMBERSHIP
+s.close()
+EOF
+}
+
 # stock_hwmon: load kevent_stock_hwmon.ko; its hwmon directory in $HW, its
 # kobject path in $HW_PATH
 stock_hwmon()
@@ -85,6 +146,8 @@ stock_hwmon()
 
 	kevent_load
 	md_create
+	# The probe carries announcements while a socket listens
+	watch_start --json --class storage
 	run --separate-stderr "$ynl" --no-schema --dump get-replay --output-json
 	assert_success
 	base=$(jq 'map(.seq) | max // 0' <<< "$output")
@@ -212,8 +275,54 @@ stock_hwmon()
 	assert_equal "$(layer_stat sent)" "$sent"
 }
 
+@test "the probe is armed while a socket listens: a join arms it before it returns, within two seconds of the last leaving it is disarmed (before 6.8, armed always)" {
+	local sent
+
+	kevent_load
+	stock_hwmon
+	if ! hears_binds; then
+		# The family cannot hear of its listeners: armed for good
+		run probe_stat armed
+		assert_output yes
+		return 0
+	fi
+	run probe_stat armed
+	assert_output no
+	watch_start --json --attr temp1_alarm
+	run probe_stat armed
+	assert_output yes
+	# The first announcement once it listens is carried
+	echo 81000 > "$HW/temp1_input"
+	event_wait "$HW_PATH" temp1_alarm 1
+	watch_stop
+	probe_armed_wait no
+	# Disarmed, an announcement is no event
+	sent=$(probe_stat sent)
+	echo 20000 > "$HW/temp1_input"
+	[ "$(cat "$HW/temp1_alarm")" = 0 ]
+	sleep 1
+	assert_equal "$(probe_stat sent)" "$sent"
+}
+
+@test "a socket leaving a group it never joined does not disarm the probe while another listens" {
+	# Before 6.8 the probe is armed for good: the same holds there
+	kevent_load
+	stock_hwmon
+	watch_start --json --attr temp1_alarm
+	run probe_stat armed
+	assert_output yes
+	drop_membership
+	# Longer than the delay after which a leave disarms
+	sleep 2.5
+	run probe_stat armed
+	assert_output yes
+	echo 81000 > "$HW/temp1_input"
+	event_wait "$HW_PATH" temp1_alarm 1
+}
+
 @test "kevent.ko unloaded while a resync notifies sync_completed, with nodes in their window: no report, and it loads again" {
 	kevent_load coalesce_ms=3000
+	watch_start --json --class storage
 	md_resync_slowly
 	# sync_completed and the others are in the table, in their window
 	probe_stat_wait sent 1
@@ -222,6 +331,8 @@ stock_hwmon()
 	run module_loaded kevent
 	assert_failure
 	kevent_load
+	watch_stop
+	watch_start --json --class storage
 	# The next announcement of the array is carried again
 	mdadm /dev/md127 --fail "$MD_B" >/dev/null 2>&1
 	probe_stat_wait sent 1
@@ -231,6 +342,7 @@ stock_hwmon()
 	local removed
 
 	kevent_load coalesce_ms=3000
+	watch_start --json --class storage
 	md_resync_slowly
 	probe_stat_wait sent 1
 	removed=$(probe_stat dropped_removed)
