@@ -118,6 +118,14 @@ apply_series()
 	assert_success
 	run grep -xF 'F:	lib/kevent/' tree/MAINTAINERS
 	assert_success
+	# The entry names its list and every file, the kernfs hook's header too
+	run awk '/^KEVENT ATTRIBUTE-BASED KERNEL EVENTS$/ { e = 1 } e && /^$/ { exit } e' tree/MAINTAINERS
+	assert_line 'L:	linux-kernel@vger.kernel.org'
+	assert_line 'F:	include/linux/kevent_kernfs.h'
+	# The parameters are in kernel-parameters.txt, before kfence.'s
+	run grep -oE '^	(kevent|kfence)\.[a-z_]+=' tree/Documentation/admin-guide/kernel-parameters.txt
+	assert_equal "$(head -n 4 <<< "$output" | tr -d '\t' | paste -sd' ')" \
+		"kevent.coalesce_ms= kevent.replay= kevent.sysfs_notify= kfence.burst="
 	run grep -c '\<kevent_notify(' tree/drivers/power/supply/power_supply_core.c
 	assert_output 1
 	# kernfs_notify() calls the layer behind its static key, and hwmon,
