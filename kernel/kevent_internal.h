@@ -111,6 +111,7 @@ void kevent_kernfs_stats_show(struct seq_file *m);
 int kevent_kernfs_hook_register(void);
 void kevent_kernfs_hook_unregister(void);
 int kevent_kernfs_hook_arm(bool on);
+bool kevent_kernfs_hook_arms_at_once(void);
 bool kevent_kernfs_hook_armed(void);
 
 /* kevent_replay.c */

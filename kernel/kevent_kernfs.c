@@ -105,6 +105,8 @@ static DEFINE_PER_CPU(struct kernfs_node *, kevent_own_notify);
 
 static struct kernfs_root *kevent_sysfs_root;
 static bool kevent_kernfs_probed;
+/* The hook is armed whether or not anybody listens (kevent_kernfs_init()) */
+static bool kevent_kernfs_armed_for_good;
 
 /*
  * Arming: serialises the hook's arming, registering and unregistering, and
@@ -398,7 +400,7 @@ static bool kevent_kernfs_wanted(void)
 static void kevent_kernfs_disarm_fn(struct work_struct *work)
 {
 	mutex_lock(&kevent_kernfs_arm_lock);
-	if (!kevent_kernfs_probed)
+	if (!kevent_kernfs_probed || kevent_kernfs_armed_for_good)
 		goto out_unlock;
 	if (kevent_kernfs_wanted())
 		/* A join since the last look: look again once it shows */
@@ -445,7 +447,8 @@ void kevent_kernfs_bind(void)
  */
 void kevent_kernfs_unbind(void)
 {
-	if (READ_ONCE(kevent_kernfs_probed))
+	if (READ_ONCE(kevent_kernfs_probed) &&
+	    !READ_ONCE(kevent_kernfs_armed_for_good))
 		mod_delayed_work(kevent_wq, &kevent_kernfs_disarm_work,
 				 KEVENT_KERNFS_DISARM_DELAY);
 }
@@ -484,8 +487,9 @@ void kevent_kernfs_stats_show(struct seq_file *m)
  * kevent_kernfs_init - start carrying the announcements of sysfs
  *
  * The hook starts disarmed, unless a socket joined a group already. Where
- * the family does not hear of its listeners (a kernel before 6.8), it is
- * armed for good. Without the hook (kprobes are not built in, or the
+ * the family does not hear of its listeners (a kernel before 6.8), or where
+ * arming takes effect only later (a kprobe not on ftrace), it is armed for
+ * good. Without the hook (kprobes are not built in, or the
  * lockdown forbids them), the layer goes on with the events of its own
  * sources: say so.
  *
@@ -512,7 +516,9 @@ void kevent_kernfs_init(void)
 		goto out_unlock;
 	}
 	WRITE_ONCE(kevent_kernfs_probed, true);
-	if (!kevent_nl_hears_binds || kevent_kernfs_wanted()) {
+	WRITE_ONCE(kevent_kernfs_armed_for_good, !kevent_nl_hears_binds ||
+		   !kevent_kernfs_hook_arms_at_once());
+	if (kevent_kernfs_armed_for_good || kevent_kernfs_wanted()) {
 		ret = kevent_kernfs_hook_arm(true);
 		if (ret)
 			pr_warn("cannot arm the probe on kernfs_notify() (%d)\n",

@@ -12,6 +12,8 @@
  * The probe is registered disabled and armed only while the family has a
  * listener (kevent_kernfs.c decides): a disabled kprobe on ftrace is an
  * ftrace nop again, and kernfs_notify() costs what it costs without kevent.
+ * A probe that is not on ftrace is armed for good (see
+ * kevent_kernfs_hook_arms_at_once()).
  * A kernel built with the layer calls kevent_kernfs_note() from
  * kernfs_notify() itself, behind a static key, and has no probe.
  */
@@ -82,6 +84,23 @@ int kevent_kernfs_hook_arm(bool on)
 		return 0;
 	return on ? enable_kprobe(&kevent_kernfs_probe) :
 		    disable_kprobe(&kevent_kernfs_probe);
+}
+
+/**
+ * kevent_kernfs_hook_arms_at_once - whether arming the probe takes effect
+ *	as it returns
+ *
+ * On ftrace, an armed kprobe runs its handler in the context of the call.
+ * Elsewhere it is an int3, whose handler runs as in an NMI and drops the
+ * notification (kevent_kernfs_pre_handler()), until the kprobe optimizer
+ * makes it a jump, some time later: each arming would lose what is
+ * announced in between, so such a probe is armed for good.
+ *
+ * Context: Process context, after kevent_kernfs_hook_register().
+ */
+bool kevent_kernfs_hook_arms_at_once(void)
+{
+	return kprobe_ftrace(&kevent_kernfs_probe);
 }
 
 /**

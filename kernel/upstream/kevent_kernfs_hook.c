@@ -34,6 +34,12 @@ int kevent_kernfs_hook_arm(bool on)
 	return 0;
 }
 
+/* static_branch_enable() returns with the branch patched in */
+bool kevent_kernfs_hook_arms_at_once(void)
+{
+	return true;
+}
+
 bool kevent_kernfs_hook_armed(void)
 {
 	return static_key_enabled(&kevent_kernfs_key);

@@ -86,6 +86,13 @@ hears_binds()
 	[ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 8 ]; }
 }
 
+# probe_on_ftrace: kevent.ko's probe runs on ftrace, where arming it takes
+# effect at once (elsewhere it is armed for good)
+probe_on_ftrace()
+{
+	grep ' kernfs_notify+' /sys/kernel/debug/kprobes/list | grep -q FTRACE
+}
+
 # drop_membership: a netlink socket of its own leaves the family's group
 # "general", which it never joined (NETLINK_DROP_MEMBERSHIP), then closes
 drop_membership()
@@ -280,8 +287,9 @@ stock_hwmon()
 
 	kevent_load
 	stock_hwmon
-	if ! hears_binds; then
-		# The family cannot hear of its listeners: armed for good
+	if ! hears_binds || ! probe_on_ftrace; then
+		# The family cannot hear of its listeners, or an int3 would
+		# drop what comes before the optimizer: armed for good
 		run probe_stat armed
 		assert_output yes
 		return 0
@@ -305,7 +313,8 @@ stock_hwmon()
 }
 
 @test "a socket leaving a group it never joined does not disarm the probe while another listens" {
-	# Before 6.8 the probe is armed for good: the same holds there
+	# Before 6.8 or off ftrace the probe is armed for good: the same holds
+	# there
 	kevent_load
 	stock_hwmon
 	watch_start --json --attr temp1_alarm
