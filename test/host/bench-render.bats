@@ -82,7 +82,7 @@ setup()
 	assert_line --regexp '^\| kevent C reader .* \| `kevent_notify\(\)` \| 1.1 \| pread64:100, write:2, recvmmsg:2, openat:1 \|'
 	assert_line '| with `kevent.ko`, no listener | 1060 ns | 1050 ns, 1080 ns, 1060 ns |'
 	run grep -c '^| ' <<< "$output"
-	assert_output 71
+	assert_output 75
 }
 
 @test "a listener that never reads: the goal holds its cost against none, and a failed event misses it" {
@@ -188,4 +188,17 @@ setup()
 	run --separate-stderr "$render" raw.txt
 	assert_failure 1
 	assert_stderr_line "bench-render: no result for probe.without.ns in raw.txt"
+}
+
+@test "an md resync: events per second of kevent-watch against the wake-ups of mdadm --monitor, for information, with every round's time" {
+	run --separate-stderr "$render" "$raw"
+	assert_success
+	assert_line --partial '| 10.0/s against 1.0/s (40 events, 16 values of `sync_completed`, against 4 wake-ups) |'
+	assert_line '| `kevent-watch --json --class storage` | 40 | 10.0 | 16 values of `sync_completed` |'
+	assert_line '| `mdadm --monitor` (`select()` on `/proc/mdstat`) | 4 | 1.0 | |'
+	assert_line 'Time of every round, in order: 5.00 s, 4.00 s, 3.00 s.'
+	grep -v '^resync.mdadm_wakeups=' "$raw" > raw.txt
+	run --separate-stderr "$render" raw.txt
+	assert_failure 1
+	assert_stderr_line "bench-render: no result for resync.mdadm_wakeups in raw.txt"
 }
