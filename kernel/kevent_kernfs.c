@@ -397,6 +397,19 @@ static bool kevent_kernfs_wanted(void)
 	return kevent_nl_has_listeners();
 }
 
+/* Arm or disarm the hook, saying so when it fails; under the arming lock */
+static void kevent_kernfs_arm(bool on)
+{
+	int ret;
+
+	lockdep_assert_held(&kevent_kernfs_arm_lock);
+
+	ret = kevent_kernfs_hook_arm(on);
+	if (ret)
+		pr_warn_ratelimited("cannot %s the hook on kernfs_notify() (%d)\n",
+				    on ? "arm" : "disarm", ret);
+}
+
 static void kevent_kernfs_disarm_fn(struct work_struct *work)
 {
 	mutex_lock(&kevent_kernfs_arm_lock);
@@ -406,8 +419,8 @@ static void kevent_kernfs_disarm_fn(struct work_struct *work)
 		/* A join since the last look: look again once it shows */
 		queue_delayed_work(kevent_wq, &kevent_kernfs_disarm_work,
 				   KEVENT_KERNFS_DISARM_DELAY);
-	else if (kevent_kernfs_hook_armed())
-		kevent_kernfs_hook_arm(false);
+	else
+		kevent_kernfs_arm(false);
 out_unlock:
 	mutex_unlock(&kevent_kernfs_arm_lock);
 }
@@ -424,16 +437,10 @@ out_unlock:
  */
 void kevent_kernfs_bind(void)
 {
-	int ret;
-
 	mutex_lock(&kevent_kernfs_arm_lock);
 	kevent_kernfs_binds++;
-	if (kevent_kernfs_probed && !kevent_kernfs_hook_armed()) {
-		ret = kevent_kernfs_hook_arm(true);
-		if (ret)
-			pr_warn_ratelimited("cannot arm the hook on kernfs_notify() (%d)\n",
-					    ret);
-	}
+	if (kevent_kernfs_probed)
+		kevent_kernfs_arm(true);
 	mutex_unlock(&kevent_kernfs_arm_lock);
 }
 
@@ -518,12 +525,8 @@ void kevent_kernfs_init(void)
 	WRITE_ONCE(kevent_kernfs_probed, true);
 	WRITE_ONCE(kevent_kernfs_armed_for_good, !kevent_nl_hears_binds ||
 		   !kevent_kernfs_hook_arms_at_once());
-	if (kevent_kernfs_armed_for_good || kevent_kernfs_wanted()) {
-		ret = kevent_kernfs_hook_arm(true);
-		if (ret)
-			pr_warn("cannot arm the probe on kernfs_notify() (%d)\n",
-				ret);
-	}
+	if (kevent_kernfs_armed_for_good || kevent_kernfs_wanted())
+		kevent_kernfs_arm(true);
 out_unlock:
 	mutex_unlock(&kevent_kernfs_arm_lock);
 }

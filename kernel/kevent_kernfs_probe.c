@@ -75,6 +75,8 @@ void kevent_kernfs_hook_unregister(void)
  * kevent_kernfs_hook_arm - arm or disarm the probe
  * @on: arm it
  *
+ * Nothing is done when the probe is so already.
+ *
  * Context: Process context, under kevent_kernfs.c's arming lock.
  * Return: 0, or the error of enable_kprobe() or disable_kprobe().
  */

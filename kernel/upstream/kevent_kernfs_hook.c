@@ -24,7 +24,10 @@ void kevent_kernfs_hook_unregister(void)
 	static_branch_disable(&kevent_kernfs_key);
 }
 
-/* Context: process context, under kevent_kernfs.c's arming lock */
+/*
+ * Context: process context, under kevent_kernfs.c's arming lock. The key
+ * is left alone when it is so already.
+ */
 int kevent_kernfs_hook_arm(bool on)
 {
 	if (on)
