@@ -12,6 +12,13 @@ setup()
 	cd "$BATS_TEST_TMPDIR"
 }
 
+# render_without KEY: render the fixture without its line KEY=
+render_without()
+{
+	grep -v "^$1=" "$raw" > raw.txt
+	run --separate-stderr "$render" raw.txt
+}
+
 @test "the goals show the ratios measured, against their targets, with PASS or MISS" {
 	run --separate-stderr "$render" "$raw"
 	assert_success
@@ -107,20 +114,17 @@ setup()
 	assert_line --partial '| `kevent_notify()` | 2000 | 2000 ns | 10.0 µs | 1/2.2 / 0.67x | 2100 ns, 2000 ns, 1900 ns; 9000 ns, 10.0 µs, 11.0 µs |'
 	assert_line '`kevent-watch --json` and `udevadm monitor` ran 3 rounds each here,'
 	assert_line 'each round, in the order they ran: `kevent-watch --json` 20.0 ms, 19.0 ms, 21.0 ms;'
-	grep -v '^lat.watch.notify.rounds=' "$raw" > raw.txt
-	run --separate-stderr "$render" raw.txt
+	render_without lat.watch.notify.rounds
 	assert_failure 1
 	assert_stderr_line "bench-render: no result for lat.watch.notify.rounds in raw.txt"
 }
 
 @test "a result missing from the raw file fails the rendering" {
-	grep -v '^cost.uevent.one.ns=' "$raw" > raw.txt
-	run --separate-stderr "$render" raw.txt
+	render_without cost.uevent.one.ns
 	assert_failure 1
 	assert_output ''
 	assert_stderr_line "bench-render: no result for cost.uevent.one.ns in raw.txt"
-	grep -v '^stop.floor.ns=' "$raw" > raw.txt
-	run --separate-stderr "$render" raw.txt
+	render_without stop.floor.ns
 	assert_failure 1
 	assert_stderr_line "bench-render: no result for stop.floor.ns in raw.txt"
 }
@@ -151,8 +155,7 @@ setup()
 	assert_line '| 1 | 1.1 ms | 10.0 ms, 12.0 ms, 11.0 ms |'
 	run --separate-stderr grep -c 'Sampling' <<<"$(sed -n '/^## Goals/,/^## Comparisons/p' <<<"$("$render" "$raw")")"
 	assert_output 0
-	grep -v '^sample.one.cpu_ns=' "$raw" > raw.txt
-	run --separate-stderr "$render" raw.txt
+	render_without sample.one.cpu_ns
 	assert_failure
 	assert_stderr_partial 'no result for sample.one.cpu_ns'
 }
@@ -170,8 +173,7 @@ setup()
 	run --separate-stderr "$render" raw.txt
 	assert_line --partial '| 8.00x (20000/s against 2500/s) |'
 	# A stock result missing fails the page
-	grep -v '^stock.link.ip_link.elapsed_ns=' "$raw" > raw.txt
-	run --separate-stderr "$render" raw.txt
+	render_without stock.link.ip_link.elapsed_ns
 	assert_failure
 }
 
@@ -184,8 +186,7 @@ setup()
 	run --separate-stderr "$render" raw.txt
 	assert_success
 	assert_line --partial '| 1.11x (1110 ns against 1000 ns) | at most 1.1x | MISS |'
-	grep -v '^probe.without.ns=' "$raw" > raw.txt
-	run --separate-stderr "$render" raw.txt
+	render_without probe.without.ns
 	assert_failure 1
 	assert_stderr_line "bench-render: no result for probe.without.ns in raw.txt"
 }
@@ -197,8 +198,7 @@ setup()
 	assert_line '| `kevent-watch --json --class storage` | 40 | 10.0 | 16 values of `sync_completed` |'
 	assert_line '| `mdadm --monitor` (`select()` on `/proc/mdstat`) | 4 | 1.0 | |'
 	assert_line 'Time of every round, in order: 5.00 s, 4.00 s, 3.00 s.'
-	grep -v '^resync.mdadm_wakeups=' "$raw" > raw.txt
-	run --separate-stderr "$render" raw.txt
+	render_without resync.mdadm_wakeups
 	assert_failure 1
 	assert_stderr_line "bench-render: no result for resync.mdadm_wakeups in raw.txt"
 }

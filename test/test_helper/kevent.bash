@@ -281,6 +281,26 @@ layer_stat()
 	"$KEVENT_TOP/test/tools/kevent-stats" | awk -v n="$1" '$1 == n { print $2 }'
 }
 
+# probe_stat NAME: a line of the hook on kernfs_notify() in debugfs
+# (/sys/kernel/debug/kevent/sysfs_notify): armed, sent, dropped_full, ...
+probe_stat()
+{
+	awk -v n="$1" '$1 == n { print $2 }' /sys/kernel/debug/kevent/sysfs_notify
+}
+
+# probe_armed_wait yes|no: wait until the hook's "armed" line says so
+probe_armed_wait()
+{
+	local i
+
+	for ((i = 0; i < 100; i++)); do
+		[ "$(probe_stat armed)" = "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "the hook's armed line is $(probe_stat armed), not $1" >&2
+	return 1
+}
+
 # sources: "PATH ATTR" of every annotated source, from --list
 sources()
 {

@@ -187,29 +187,15 @@ sys.exit(0 if p.poll(15000) else 1)"' _ "$hw"
 	assert_output '["event","kevent","power","temp1_input"]'
 }
 
-# armed_wait yes|no: wait until the layer's hook on kernfs_notify() is
-# armed or not, as its debugfs file says; fail with the file shown if not
-armed_wait()
-{
-	local file=/sys/kernel/debug/kevent/sysfs_notify i
-
-	for ((i = 0; i < 50; i++)); do
-		[ "$(awk '$1 == "armed" { print $2 }' "$file")" = "$1" ] && return 0
-		sleep 0.1
-	done
-	cat "$file" >&2
-	return 1
-}
-
 @test "kernfs_notify() calls the layer only while a socket listens: the static key is off with no listener, on once kevent-watch waits, off again within two seconds of its leaving" {
 	# The listeners of earlier tests are gone
-	armed_wait no
+	probe_armed_wait no
 	kevent_out=$BATS_TEST_TMPDIR/kevent.out
 	kevent_watch_bg "$kevent_out" --json --timeout 30
-	run awk '$1 == "armed" { print $2 }' /sys/kernel/debug/kevent/sysfs_notify
+	run probe_stat armed
 	assert_output yes
 	kill "$KEVENT_PID"
 	wait "$KEVENT_PID" || true
 	KEVENT_PID=
-	armed_wait no
+	probe_armed_wait no
 }

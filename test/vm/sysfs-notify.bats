@@ -19,7 +19,6 @@ setup()
 	load ../test_helper/kevent
 	load ../test_helper/storage
 	ynl=$KEVENT_TOP/scripts/ynl
-	PROBE_STATS=/sys/kernel/debug/kevent/sysfs_notify
 }
 
 teardown()
@@ -41,12 +40,6 @@ records_of()
 		 "\(.class) \(.value)"' "$WATCH_OUT"
 }
 
-# probe_stat NAME: a counter of the probe on kernfs_notify()
-probe_stat()
-{
-	awk -v n="$1" '$1 == n { print $2 }' "$PROBE_STATS"
-}
-
 # probe_stat_wait NAME MIN: wait until the probe's counter NAME is MIN or more
 probe_stat_wait()
 {
@@ -57,19 +50,6 @@ probe_stat_wait()
 		sleep 0.1
 	done
 	echo "probe counter $1 is $(probe_stat "$1"), not $2 or more" >&2
-	return 1
-}
-
-# probe_armed_wait yes|no: wait until the probe's "armed" line says so
-probe_armed_wait()
-{
-	local i
-
-	for ((i = 0; i < 100; i++)); do
-		[ "$(probe_stat armed)" = "$1" ] && return 0
-		sleep 0.1
-	done
-	echo "the probe's armed line is $(probe_stat armed), not $1" >&2
 	return 1
 }
 
@@ -257,14 +237,14 @@ stock_hwmon()
 
 	modules_load
 	watch_start --json
-	before=$(awk '$1 == "sent" { print $2 }' "$PROBE_STATS")
+	before=$(probe_stat sent)
 	demo_set 0 temperature 41000
 	event_wait /devices/platform/kevent-demo.0 temperature 41000
 	# Long enough for a second event to follow the first
 	sleep 1
 	run events /devices/platform/kevent-demo.0 temperature
 	assert_output 41000
-	after=$(awk '$1 == "sent" { print $2 }' "$PROBE_STATS")
+	after=$(probe_stat sent)
 	assert_equal "$after" "$before"
 }
 
@@ -272,7 +252,7 @@ stock_hwmon()
 	local sent
 
 	kevent_load sysfs_notify=0
-	run awk '$1 == "probe" { print $2 }' "$PROBE_STATS"
+	run probe_stat probe
 	assert_output off
 	stock_hwmon
 	sent=$(layer_stat sent)
