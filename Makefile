@@ -76,9 +76,12 @@ test-modules: modules
 	+scripts/build-dkms-tarball >/dev/null
 
 # The targets that test: scripts/deps first, then what they need built (a
-# make of its own, which starts when deps has finished, even under -j)
+# make of its own, which starts when deps has finished, even under -j), a
+# job per CPU unless make was given -j
+BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
+
 check: deps
-	$(MAKE) all test-modules
+	$(MAKE) $(BUILD_JOBS) all test-modules
 	scripts/check
 
 check-host: deps
@@ -89,15 +92,15 @@ check-unit: deps
 	scripts/check unit
 
 check-vm: deps
-	$(MAKE) all test-modules
+	$(MAKE) $(BUILD_JOBS) all test-modules
 	scripts/check vm
 
 check-kernels: deps
-	$(MAKE) all test-modules
+	$(MAKE) $(BUILD_JOBS) all test-modules
 	scripts/check kernels
 
 vm-test: deps
-	$(MAKE) all test-modules
+	$(MAKE) $(BUILD_JOBS) all test-modules
 	scripts/vm/run-bats $(T)
 
 # The debug kernel and kevent's modules built for it (in build/debug-kernel/)
@@ -106,15 +109,15 @@ debug-kernel: deps
 
 # scripts/check builds the debug kernel as a stage of its own
 check-debug: deps
-	$(MAKE) all test-modules
+	$(MAKE) $(BUILD_JOBS) all test-modules
 	scripts/check debug
 
 check-debug-all: deps
-	$(MAKE) all test-modules
+	$(MAKE) $(BUILD_JOBS) all test-modules
 	scripts/check debug-all
 
 vm-test-debug: deps
-	$(MAKE) all test-modules
+	$(MAKE) $(BUILD_JOBS) all test-modules
 	scripts/build-debug-kernel
 	scripts/vm/run-bats --debug $(T)
 
@@ -131,11 +134,11 @@ upstream-kernel: deps
 # kevent-watch, the test tools and the YNL tool of test-modules run in the
 # guest; the modules for Debian's kernel are not loaded there
 check-upstream: deps
-	$(MAKE) all test-modules
+	$(MAKE) $(BUILD_JOBS) all test-modules
 	scripts/check-upstream
 
 vm-test-upstream: deps
-	$(MAKE) all test-modules
+	$(MAKE) $(BUILD_JOBS) all test-modules
 	scripts/check-upstream --build-only
 	scripts/vm/run-bats --upstream $(T)
 
@@ -174,7 +177,7 @@ install-dkms:
 	$(INSTALL) -m 0644 kernel/uapi/*.h $(DESTDIR)$(DKMS_SRCDIR)/uapi
 
 bench: deps
-	$(MAKE) all test-modules
+	$(MAKE) $(BUILD_JOBS) all test-modules
 	scripts/bench
 
 clean:

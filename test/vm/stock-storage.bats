@@ -8,6 +8,13 @@
 # A file given with --poll is followed as well when it is created again.
 # shellcheck disable=SC2154,SC2034 # bats sets $lines; the helpers read WATCH_START_SECS
 
+# No code of kevent's runs in the kernel here: on the debug kernel KASAN and
+# lockdep watch md's and ext4's announcements, kmemleak, which would only
+# watch md's and ext4's allocations and doubles the cost of every process
+# start, is off. A boot of its own (a kernel without kmemleak passes the
+# parameter to init, which ignores it).
+# vm-options: --append kmemleak=off
+
 setup_file()
 {
 	load ../test_helper/storage
