@@ -65,7 +65,7 @@ apply_series()
 {
 	clean_tree "$1"
 	run git -C "$1" -c user.name=t -c user.email=t@localhost \
-		am "$patches"/*.patch
+		am --empty=drop "$patches"/*.patch
 	assert_success
 }
 
@@ -83,12 +83,15 @@ apply_series()
 		/^Subject: / { s = substr($0, 10); fold = 1; next }
 		fold && /^ / { s = s $0; next }
 		fold { print s; fold = 0 }' "$patches"/*.patch)
-	assert_equal "${subjects[0]}" "[PATCH 1/4] kevent: attribute-based kernel events over generic netlink"
-	assert_equal "${subjects[1]}" "[PATCH 2/4] kevent: add KUnit tests"
-	assert_equal "${subjects[2]}" "[PATCH 3/4] kernfs: notify kevent from kernfs_notify()"
-	assert_equal "${subjects[3]}" "[PATCH 4/4] power: supply: notify kevent from power_supply_changed()"
-	assert_equal "${#subjects[@]}" 4
+	assert_equal "${subjects[0]}" "[PATCH 0/4] kevent: attribute-based kernel events over generic netlink"
+	assert_equal "${subjects[1]}" "[PATCH 1/4] kevent: attribute-based kernel events over generic netlink"
+	assert_equal "${subjects[2]}" "[PATCH 2/4] kevent: add KUnit tests"
+	assert_equal "${subjects[3]}" "[PATCH 3/4] kernfs: notify kevent from kernfs_notify()"
+	assert_equal "${subjects[4]}" "[PATCH 4/4] power: supply: notify kevent from power_supply_changed()"
+	assert_equal "${#subjects[@]}" 5
 	for p in "$patches"/*.patch; do
+		# The cover letter has no sign-off of its own
+		[ "${p##*/}" != 0000-cover-letter.patch ] || continue
 		# A body of its own before the sign-off, which names the tree's
 		# git identity (or the project's)
 		run awk '/^Subject:/ { s = 1; next } s && /^$/ { b = 1; next }
@@ -98,6 +101,35 @@ apply_series()
 		run grep -c '^Signed-off-by: .* <.*@.*>$' "$p"
 		assert_output 1
 	done
+}
+
+# The cover letter is git's, from the description make-patches gives the
+# series: git's placeholders must not be left, and its text tells a
+# reviewer what each patch does, how to try it, and what is asked.
+@test "the cover letter says what the series is for, what each patch does, how to try it, and what reviewers are asked" {
+	local cover=$patches/0000-cover-letter.patch n
+
+	assert [ -f "$cover" ]
+	run grep -F '***' "$cover"
+	assert_failure
+	# Its text: after the headers, up to git's shortlog
+	run awk 'NR > 1 && /^$/ { b = 1 } b && /^[^ ].* \([0-9]+\):$/ { exit }
+		b' "$cover"
+	text=$output
+	for n in 1 2 3 4; do
+		assert_line --regexp "^- Patch $n "
+	done
+	assert_line --partial 'Documentation/netlink/specs/kevent.yaml'
+	assert_line 'Questions for reviewers:'
+	# Mail-sized lines
+	run awk 'length > 75' <<< "$text"
+	assert_output ''
+	assert [ "$(wc -l <<< "$text")" -ge 30 ]
+	# git's part: the shortlog of the four patches and their diffstat
+	run grep -c -E '^  (kevent|kernfs|power): ' "$cover"
+	assert_output 4
+	run grep -E '^ [0-9]+ files changed, [0-9]+ insertions' "$cover"
+	assert_success
 }
 
 @test "the series applies with git am to a clean tree of the newest kernel" {
@@ -280,8 +312,10 @@ diff_lines()
 	assert_success
 	run grep -c '^From: Ann Author <ann@example.org>$' out/*.patch
 	refute_output --partial ':0'
-	run grep -c '^Signed-off-by: Ann Author <ann@example.org>$' out/*.patch
-	refute_output --partial ':0'
+	# Every patch is signed off; the cover letter, which changes nothing,
+	# is not
+	run grep -L '^Signed-off-by: Ann Author <ann@example.org>$' out/*.patch
+	assert_output out/0000-cover-letter.patch
 	run grep -xF '+M:	Ann Author <ann@example.org>' out/0001-*.patch
 	assert_success
 }
