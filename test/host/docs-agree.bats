@@ -105,3 +105,31 @@ completions()
 	run diff -u help readme
 	assert_success
 }
+
+# The options that name a source of events (the kevent layer, --stock,
+# --uevent, --poll, --sample) follow one rule, stated once in each of
+# kevent-watch(1) and README.md: each names a source, they combine, and the
+# kevent layer is watched when no other is named or --kevent is given.
+@test "kevent-watch(1)'s SOURCES and README.md state the source options' one rule, naming the same options, each one of --help's" {
+	local opt
+
+	man_section SOURCES > sources
+	# The table: a row for each source, first the option
+	run awk '/^       --/ { print $1 }' sources
+	assert_output "$(printf '%s\n' --kevent --stock --uevent --poll --sample)"
+	"$KEVENT_WATCH" --help | long_options > help
+	for opt in --kevent --stock --uevent --poll --sample; do
+		run grep -qxF -- "$opt" help
+		assert_success
+	done
+	run grep -c 'kevent layer is watched when none of the others is given' sources
+	assert_output 1
+	# README's paragraph says the same of the same options
+	run awk '/^Where events come from, one rule:/ { p = 1 } p && /^$/ { exit } p' \
+		"$KEVENT_TOP/README.md"
+	assert_success
+	for opt in --kevent --stock --uevent --poll --sample; do
+		assert_output --partial "\`$opt\`"
+	done
+	assert_output --partial 'kevent layer is watched when none of the others is given'
+}
