@@ -692,7 +692,12 @@ EXPORT_SYMBOL_GPL(devm_kevent_source_add);
  * count: nothing is sent.
  *
  * Context: Any context, including hard interrupt handlers and with
- * spinlocks held. Does not sleep or allocate.
+ * spinlocks held. Does not sleep or allocate. On PREEMPT_RT, not with a
+ * raw spinlock held nor from hard interrupt context proper (a handler
+ * with IRQF_NO_THREAD, a hard hrtimer): the last notifier in flight while
+ * the source is unregistered wakes the unregistering task through a wait
+ * queue, whose spinlock sleeps there. Threaded handlers, which are all
+ * others on PREEMPT_RT, and spinlock_t holders may call it.
  * Return: 0, -ENODEV if @src is not registered, or -EINVAL if @src is NULL
  * or an ERR_PTR().
  */
