@@ -37,10 +37,10 @@
 #                   $(DESTDIR)/usr/src/kevent-VERSION
 #   make bench      measure kevent against uevents and sysfs poll() in the
 #                   test VM; writes docs/PERFORMANCE.md
-#   make patches    the layer, and kernfs_notify() and power supply
-#                   notifying it, as a git format-patch series with a cover
-#                   letter for the newest kernel, generated from kernel/
-#                   into build/patches/
+#   make patches    the layer, kernfs_notify() and power supply notifying
+#                   it, and its selftest, as a git format-patch series with
+#                   a cover letter for the newest kernel, generated from
+#                   kernel/ into build/patches/
 #   make clean      remove build output
 
 .PHONY: all deps modules userspace test-modules check check-host check-unit \

@@ -83,12 +83,13 @@ apply_series()
 		/^Subject: / { s = substr($0, 10); fold = 1; next }
 		fold && /^ / { s = s $0; next }
 		fold { print s; fold = 0 }' "$patches"/*.patch)
-	assert_equal "${subjects[0]}" "[PATCH 0/4] kevent: attribute-based kernel events over generic netlink"
-	assert_equal "${subjects[1]}" "[PATCH 1/4] kevent: attribute-based kernel events over generic netlink"
-	assert_equal "${subjects[2]}" "[PATCH 2/4] kevent: add KUnit tests"
-	assert_equal "${subjects[3]}" "[PATCH 3/4] kernfs: notify kevent from kernfs_notify()"
-	assert_equal "${subjects[4]}" "[PATCH 4/4] power: supply: notify kevent from power_supply_changed()"
-	assert_equal "${#subjects[@]}" 5
+	assert_equal "${subjects[0]}" "[PATCH 0/5] kevent: attribute-based kernel events over generic netlink"
+	assert_equal "${subjects[1]}" "[PATCH 1/5] kevent: attribute-based kernel events over generic netlink"
+	assert_equal "${subjects[2]}" "[PATCH 2/5] kevent: add KUnit tests"
+	assert_equal "${subjects[3]}" "[PATCH 3/5] kernfs: notify kevent from kernfs_notify()"
+	assert_equal "${subjects[4]}" "[PATCH 4/5] power: supply: notify kevent from power_supply_changed()"
+	assert_equal "${subjects[5]}" "[PATCH 5/5] selftests: net: test the kevent netlink family"
+	assert_equal "${#subjects[@]}" 6
 	for p in "$patches"/*.patch; do
 		# The cover letter has no sign-off of its own
 		[ "${p##*/}" != 0000-cover-letter.patch ] || continue
@@ -116,7 +117,7 @@ apply_series()
 	run awk 'NR > 1 && /^$/ { b = 1 } b && /^[^ ].* \([0-9]+\):$/ { exit }
 		b' "$cover"
 	text=$output
-	for n in 1 2 3 4; do
+	for n in 1 2 3 4 5; do
 		assert_line --regexp "^- Patch $n "
 	done
 	assert_line --partial 'Documentation/netlink/specs/kevent.yaml'
@@ -125,9 +126,9 @@ apply_series()
 	run awk 'length > 75' <<< "$text"
 	assert_output ''
 	assert [ "$(wc -l <<< "$text")" -ge 30 ]
-	# git's part: the shortlog of the four patches and their diffstat
-	run grep -c -E '^  (kevent|kernfs|power): ' "$cover"
-	assert_output 4
+	# git's part: the shortlog of the five patches and their diffstat
+	run grep -c -E '^  (kevent|kernfs|power|selftests): ' "$cover"
+	assert_output 5
 	run grep -E '^ [0-9]+ files changed, [0-9]+ insertions' "$cover"
 	assert_success
 }
@@ -135,8 +136,20 @@ apply_series()
 @test "the series applies with git am to a clean tree of the newest kernel" {
 	apply_series tree
 	run git -C tree log --format=%s
-	assert_line --index 0 "power: supply: notify kevent from power_supply_changed()"
-	assert_line --index 3 "kevent: attribute-based kernel events over generic netlink"
+	assert_line --index 0 "selftests: net: test the kevent netlink family"
+	assert_line --index 1 "power: supply: notify kevent from power_supply_changed()"
+	assert_line --index 4 "kevent: attribute-based kernel events over generic netlink"
+	# The family's selftest is the tree's, run by the net selftests with
+	# the kernel options it needs, and in the layer's MAINTAINERS entry
+	run cmp "$KEVENT_TOP/kernel/upstream/nl_kevent.py" tree/tools/testing/selftests/net/nl_kevent.py
+	assert_success
+	assert [ -x tree/tools/testing/selftests/net/nl_kevent.py ]
+	run grep -xF '	nl_kevent.py \' tree/tools/testing/selftests/net/Makefile
+	assert_success
+	run grep -xE 'CONFIG_(KEVENT=y|TEST_POWER=m)' tree/tools/testing/selftests/net/config
+	assert_output "$(printf '%s\n' CONFIG_KEVENT=y CONFIG_TEST_POWER=m)"
+	run grep -xF 'F:	tools/testing/selftests/net/nl_kevent.py' tree/MAINTAINERS
+	assert_success
 	# The layer is wired into the build and the documentation
 	run grep -x 'obj-$(CONFIG_KEVENT) += kevent/' tree/lib/Makefile
 	assert_success
