@@ -137,13 +137,14 @@ watch_spawn()
 
 # watch_spawn_valgrind LOG CMD...: watch_spawn CMD under valgrind, which
 # writes its report to LOG and exits 99 on an error or a definite or
-# indirect leak
+# indirect leak. Under valgrind a start can take tens of seconds on a busy
+# host: it may take a minute (WATCH_START_SECS, if set, still wins).
 watch_spawn_valgrind()
 {
 	local log=$1
 
 	shift
-	watch_spawn valgrind -q --error-exitcode=99 --leak-check=full \
+	WATCH_START_SECS=${WATCH_START_SECS:-60} watch_spawn valgrind -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite,indirect --log-file="$log" "$@"
 }
 
@@ -175,6 +176,24 @@ lines_at_least()
 	n=${#l[@]}
 	[ "$n" -eq 0 ] || [[ ${l[n - 1]} == *$'\n' ]] || n=$((n - 1))
 	[ "$n" -ge "$2" ]
+}
+
+# watched_wait FILE [SECS]: wait until kevent-watch has FILE open, watched
+watched_wait()
+{
+	local i fd
+
+	# The file itself, not one removed from there: a sysfs file's link
+	# keeps its path when it goes, so its inode tells them apart
+	for ((i = 0; i < ${2:-10} * 10; i++)); do
+		for fd in $(find "/proc/$WATCH_PID/fd" -lname "$1" 2>/dev/null); do
+			[ "$(stat -L -c %i "$fd" 2>/dev/null)" = \
+				"$(stat -c %i "$1" 2>/dev/null)" ] && return 0
+		done
+		sleep 0.1
+	done
+	echo "kevent-watch does not watch $1" >&2
+	return 1
 }
 
 # watch_lines N [SECS]: wait until kevent-watch has printed N lines

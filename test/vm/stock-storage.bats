@@ -6,7 +6,7 @@
 # are when it starts, follows those that come and go (an array made later,
 # one assembled again, a filesystem mounted later), and lists their states.
 # A file given with --poll is followed as well when it is created again.
-# shellcheck disable=SC2154,SC2034 # bats sets $lines; the helpers read WATCH_START_SECS
+# shellcheck disable=SC2154 # bats sets $lines
 
 # No code of kevent's runs in the kernel here: on the debug kernel KASAN and
 # lockdep watch md's and ext4's announcements, kmemleak, which would only
@@ -27,24 +27,6 @@ setup()
 	load ../test_helper/storage
 	# No kevent module in this file
 	bridge_unload
-}
-
-# watched_wait FILE [SECS]: wait until kevent-watch has FILE open, watched
-watched_wait()
-{
-	local i fd
-
-	# The file itself, not one removed from there: a sysfs file's link
-	# keeps its path when it goes, so its inode tells them apart
-	for ((i = 0; i < ${2:-10} * 10; i++)); do
-		for fd in $(find "/proc/$WATCH_PID/fd" -lname "$1" 2>/dev/null); do
-			[ "$(stat -L -c %i "$fd" 2>/dev/null)" = \
-				"$(stat -c %i "$1" 2>/dev/null)" ] && return 0
-		done
-		sleep 0.1
-	done
-	echo "kevent-watch does not watch $1" >&2
-	return 1
 }
 
 teardown()
@@ -154,7 +136,6 @@ poll fs errors_count=0"
 
 	md_create
 	a=${LOOPS[0]}
-	WATCH_START_SECS=60
 	watch_spawn_valgrind "$vg_log" "$KEVENT_WATCH" --stock --json \
 		--attr errors_count --count 1
 	md_stop
