@@ -108,7 +108,7 @@ apply_series()
 # series: git's placeholders must not be left, and its text tells a
 # reviewer what each patch does, how to try it, and what is asked.
 @test "the cover letter says what the series is for, what each patch does, how to try it, and what reviewers are asked" {
-	local cover=$patches/0000-cover-letter.patch n
+	local cover=$patches/0000-cover-letter.patch n text
 
 	assert [ -f "$cover" ]
 	run grep -F '***' "$cover"

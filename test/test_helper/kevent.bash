@@ -144,7 +144,8 @@ watch_spawn_valgrind()
 	local log=$1
 
 	shift
-	WATCH_START_SECS=${WATCH_START_SECS:-60} watch_spawn valgrind -q --error-exitcode=99 --leak-check=full \
+	WATCH_START_SECS=${WATCH_START_SECS:-60} watch_spawn valgrind -q \
+		--error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite,indirect --log-file="$log" "$@"
 }
 
