@@ -41,3 +41,39 @@ until_syscall()
 	until_syscall "$PID" 0
 	run -1 is_waiting "$PID"
 }
+
+# fake_commands DIR LOG NAME...: in DIR, a NAME for each NAME that writes
+# its name to LOG, then runs the real one
+fake_commands()
+{
+	local dir=$1 log=$2 name
+
+	shift 2
+	mkdir -p "$dir"
+	for name in "$@"; do
+		printf '#!/bin/sh\necho %s >>"%s"\nexec %s "$@"\n' \
+			"$name" "$log" "$(command -v "$name")" >"$dir/$name"
+		chmod +x "$dir/$name"
+	done
+}
+
+@test "load_bats_library defines what bats_load_library does for bats-support and bats-assert, with no dirname started" {
+	local lib log=$BATS_TEST_TMPDIR/ran ours theirs
+
+	fake_commands "$BATS_TEST_TMPDIR/bin" "$log" dirname
+	for lib in bats-support bats-assert; do
+		# The functions each way defines, from none of them
+		unset -f $(declare -F | awk '$3 ~ /^(assert|refute|batslib_|fail)/ { print $3 }')
+		PATH="$BATS_TEST_TMPDIR/bin:$PATH" load_bats_library "$lib"
+		ours=$(declare -F | awk '$3 ~ /^(assert|refute|batslib_|fail)/')
+		[ ! -e "$log" ] || fail "load_bats_library $lib started dirname $(wc -l <"$log") times"
+		unset -f $(declare -F | awk '$3 ~ /^(assert|refute|batslib_|fail)/ { print $3 }')
+		PATH="$BATS_TEST_TMPDIR/bin:$PATH" bats_load_library "$lib"
+		theirs=$(declare -F | awk '$3 ~ /^(assert|refute|batslib_|fail)/')
+		# The fake dirname is the one bats_load_library finds
+		[ -s "$log" ] || fail "bats_load_library $lib started no dirname of the fake's"
+		rm -f "$log"
+		[ -n "$ours" ] || fail "load_bats_library $lib defined nothing"
+		[ "$ours" = "$theirs" ] || fail "load_bats_library $lib: $ours; bats_load_library: $theirs"
+	done
+}

@@ -23,6 +23,32 @@ vm_run()
 	run --separate-stderr "$vm/run" --single-thread --log "$BATS_TEST_TMPDIR/console.log" "$@"
 }
 
+# Host-only: what bats-env.bash (BASH_ENV of bats in the guest) saves
+@test "bats under scripts/vm/bats-env.bash runs a file starting no mkdir, rm, date, dirname, basename, mktemp or readlink" {
+	local bin=$BATS_TEST_TMPDIR/bin log=$BATS_TEST_TMPDIR/ran name
+
+	mkdir -p "$bin"
+	for name in mkdir rm date dirname basename mktemp readlink; do
+		printf '#!/bin/sh\necho %s >>"%s"\nexec %s "$@"\n' \
+			"$name" "$log" "$(command -v "$name")" >"$bin/$name"
+		chmod +x "$bin/$name"
+	done
+	# Not a heredoc: bats would rewrite a line starting with @test here
+	printf '%s\n' '@test "a test that makes a directory" {' \
+		'	mkdir "$BATS_TEST_TMPDIR/made"' '	[ -d "$BATS_TEST_TMPDIR/made" ]' '}' \
+		>"$BATS_TEST_TMPDIR/one.bats"
+	# Without it, bats starts the fakes
+	run env PATH="$bin:$PATH" bats --tap --timing "$BATS_TEST_TMPDIR/one.bats"
+	assert_success
+	[ -s "$log" ] || fail "bats alone started none of the fakes"
+	rm -f "$log"
+	run env BASH_ENV="$vm/bats-env.bash" PATH="$bin:$PATH" \
+		bats --tap --timing "$BATS_TEST_TMPDIR/one.bats"
+	assert_success
+	assert_line --regexp '^ok 1 a test that makes a directory in [0-9]+ms$'
+	[ ! -e "$log" ] || fail "started: $(sort -u "$log" | tr '\n' ' ')"
+}
+
 # Host-only tests of the kernel log scanner
 
 @test "a clean kernel log passes the scanner and prints nothing" {

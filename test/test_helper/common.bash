@@ -12,7 +12,7 @@ bats_require_minimum_version 1.5.0
 # has NAME; a load.bash with any other line is left to bats_load_library.
 load_bats_library()
 {
-	local dir dirs lib= line files=()
+	local dir dirs lib='' line files=()
 	local re='^source "\$\(dirname "\$\{BASH_SOURCE\[0\]\}"\)/(src/[A-Za-z0-9_]+\.bash)"$'
 
 	IFS=: read -ra dirs <<<"${BATS_LIB_PATH:-/usr/lib/bats}"
