@@ -56,6 +56,7 @@ kdbus_start()
 	local i cmd=("$KDBUS")
 
 	KDBUS_ERR=$BATS_TEST_TMPDIR/kevent-dbus.err
+	# shellcheck disable=SC2054 # a comma in an option
 	[ -z "${KDBUS_VALGRIND:-}" ] ||
 		cmd=(valgrind -q --error-exitcode=99 --leak-check=full
 			--errors-for-leak-kinds=definite,indirect
