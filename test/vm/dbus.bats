@@ -7,7 +7,8 @@
 # InterfacesRemoved as devices come and go, a client of Debian's Python
 # bindings, a reader who may not own the name, and values that are not
 # UTF-8.
-# shellcheck disable=SC2016 # a Python program in single quotes
+# shellcheck disable=SC2016,SC2030,SC2031 # a Python program in single quotes;
+# KDBUS_PID, set again by a test
 
 KDBUS=$BATS_TEST_DIRNAME/../../userspace/dbus/kevent-dbus
 OBJ0=/org/kevent1/source/_2fdevices_2fplatform_2fkevent_2ddemo_2e0
@@ -83,14 +84,16 @@ kdbus_stop()
 	KDBUS_PID=
 }
 
-# monitor_start: the service's signals as busctl sees them, one JSON
-# message a line, in $MONITOR_OUT
+# monitor_start [ARGS...]: the service's messages as busctl monitor sees
+# them (or those ARGS, such as a --match, select), one JSON message a line,
+# in $MONITOR_OUT
 monitor_start()
 {
 	local i
 
 	MONITOR_OUT=$BATS_TEST_TMPDIR/monitor.json
-	busctl --system monitor --json=short org.kevent1 >"$MONITOR_OUT" 2>&1 &
+	[ "$#" -gt 0 ] || set -- org.kevent1
+	busctl --system monitor --json=short "$@" >"$MONITOR_OUT" 2>&1 &
 	MONITOR_PID=$!
 	# It waits in poll() once it is a monitor of the bus
 	for ((i = 0; i < 200; i++)); do
@@ -232,4 +235,44 @@ print("getall", all["temperature"], all["label"])
 	# Still served
 	run -0 busctl --system get-property org.kevent1 "$OBJ0" org.kevent1.Source temperature
 	assert_output 's "25000"'
+}
+
+@test "kevent-dbus killed and started again: its name's owner goes and comes back, and the values are current" {
+	local match="type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.kevent1'"
+
+	kdbus_start
+	monitor_start --match "$match"
+	kill -KILL "$KDBUS_PID"
+	wait "$KDBUS_PID" || true
+	KDBUS_PID=
+	monitor_wait '.member == "NameOwnerChanged" and .payload.data[0] == "org.kevent1" and .payload.data[2] == ""'
+	# A change while nobody serves
+	demo_set 0 temperature 33000
+	kdbus_start
+	monitor_wait '.member == "NameOwnerChanged" and .payload.data[0] == "org.kevent1" and .payload.data[1] == "" and .payload.data[2] != ""'
+	run -0 busctl --system get-property org.kevent1 "$OBJ0" org.kevent1.Source temperature
+	assert_output 's "33000"'
+}
+
+@test "--rcvbuf 4096 and a storm while kevent-dbus is stopped: it says events were lost, and the final value is signalled" {
+	local obj=/org/kevent1/source/_2fdevices_2fplatform_2fkevent_2dsensor_2dtest_2e0 final i
+
+	modules_unload
+	sensor_test_load
+	# No coalescing window: the storm becomes as many events as it can
+	echo 0 >/sys/module/kevent/parameters/coalesce_ms
+	kdbus_start --rcvbuf 4096
+	monitor_start
+	kill -STOP "$KDBUS_PID"
+	sensor_test_set 0 storm 100000
+	# 40 events sent one by one make the overflow certain (overrun.bats)
+	for ((i = 0; i < 40; i++)); do
+		sensor_test_set 0 notify label
+	done
+	kill -CONT "$KDBUS_PID"
+	final=$(cat /sys/devices/platform/kevent-sensor-test.0/temperature)
+	assert_equal "$final" $((25000 + 100000))
+	monitor_wait '.member == "PropertiesChanged" and .path == "'"$obj"'" and (.payload.data[1].temperature.data == "'"$final"'")'
+	run cat "$KDBUS_ERR"
+	assert_line --regexp '^kevent-dbus: events were lost \(kevent\), reading every value again$'
 }

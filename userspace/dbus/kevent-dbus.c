@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@
 #define PROG "kevent-dbus"
 
 static const char usage[] =
-	"Usage: " PROG " [--kevent] [--stock]\n"
+	"Usage: " PROG " [--kevent] [--stock] [--rcvbuf BYTES]\n"
 	"Serve the values of kevent's attribute sources on the system bus as\n"
 	KDBUS_NAME ", one object per kobject below " KDBUS_SOURCES ",\n"
 	"interface " KDBUS_IFACE ", each attribute a property sent with\n"
@@ -40,6 +41,7 @@ static const char usage[] =
 	"\n"
 	"  --kevent     the kevent layer's sources (the default)\n"
 	"  --stock      the stock kernel's announcements, without kevent.ko\n"
+	"  --rcvbuf BYTES  the kevent layer's socket receive buffer\n"
 	"  -h, --help   this help\n"
 	"  -V, --version\n"
 	"\n"
@@ -156,7 +158,8 @@ static int on_device(sd_event_source *src, int fd, uint32_t revents,
 	return 0;
 }
 
-static int open_monitors(struct service *s, int use_kevent, int use_stock)
+static int open_monitors(struct service *s, int use_kevent, int use_stock,
+			 size_t rcvbuf)
 {
 	int r, cls;
 
@@ -171,6 +174,9 @@ static int open_monitors(struct service *s, int use_kevent, int use_stock)
 			fprintf(stderr, PROG ": the kevent layer is not loaded (insmod kevent.ko); --stock serves the stock kernel's announcements without it\n");
 			return -1;
 		}
+		if (r == 0 && rcvbuf)
+			r = kevent_monitor_set_receive_buffer_size(s->kevent,
+								   rcvbuf);
 		if (r == 0)
 			r = kevent_combined_monitor_add_kevent(s->all, s->kevent);
 		if (r < 0)
@@ -258,15 +264,20 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "kevent", no_argument, NULL, 'k' },
 		{ "stock", no_argument, NULL, 's' },
+		{ "rcvbuf", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
 	struct service s = {};
 	int c, use_kevent = 0, use_stock = 0, status;
+	unsigned long long rcvbuf = 0;
 	sigset_t mask;
+	char *end;
 
-	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
+	/* A usage error is one line of ours, not getopt's */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			use_kevent = 1;
@@ -274,14 +285,29 @@ int main(int argc, char **argv)
 		case 's':
 			use_stock = 1;
 			break;
+		case 'r':
+			errno = 0;
+			rcvbuf = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || !rcvbuf ||
+			    rcvbuf > INT_MAX || optarg[0] == '-') {
+				fprintf(stderr, PROG ": --rcvbuf takes a number of bytes from 1 to %d, not '%s'\n",
+					INT_MAX, optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
 		case 'V':
 			puts(PROG " " KEVENT_VERSION);
 			return 0;
+		case ':':
+			fprintf(stderr, PROG ": %s needs a value; try '" PROG " --help'.\n",
+				argv[optind - 1]);
+			return 2;
 		default:
-			fprintf(stderr, "Try '" PROG " --help'.\n");
+			fprintf(stderr, PROG ": unknown option '%s'; try '" PROG " --help'.\n",
+				argv[optind - 1]);
 			return 2;
 		}
 	}
@@ -292,6 +318,10 @@ int main(int argc, char **argv)
 	}
 	if (!use_stock)
 		use_kevent = 1;
+	if (rcvbuf && !use_kevent) {
+		fprintf(stderr, PROG ": --rcvbuf is the kevent layer's buffer: it needs --kevent\n");
+		return 2;
+	}
 
 	/* The signals arrive as events of the loop */
 	sigemptyset(&mask);
@@ -301,7 +331,7 @@ int main(int argc, char **argv)
 	setvbuf(stderr, NULL, _IOLBF, 0);
 
 	status = 1;
-	if (open_monitors(&s, use_kevent, use_stock) == 0)
+	if (open_monitors(&s, use_kevent, use_stock, rcvbuf) == 0)
 		status = serve(&s);
 
 	kdbus_objects_free(s.objects);
