@@ -42,21 +42,6 @@ until_syscall()
 	run -1 is_waiting "$PID"
 }
 
-# fake_commands DIR LOG NAME...: in DIR, a NAME for each NAME that writes
-# its name to LOG, then runs the real one
-fake_commands()
-{
-	local dir=$1 log=$2 name
-
-	shift 2
-	mkdir -p "$dir"
-	for name in "$@"; do
-		printf '#!/bin/sh\necho %s >>"%s"\nexec %s "$@"\n' \
-			"$name" "$log" "$(command -v "$name")" >"$dir/$name"
-		chmod +x "$dir/$name"
-	done
-}
-
 @test "load_bats_library defines what bats_load_library does for bats-support and bats-assert, with no dirname started" {
 	local lib log=$BATS_TEST_TMPDIR/ran ours theirs
 

@@ -25,14 +25,9 @@ vm_run()
 
 # Host-only: what bats-env.bash (BASH_ENV of bats in the guest) saves
 @test "bats under scripts/vm/bats-env.bash runs a file starting no mkdir, rm, date, dirname, basename, mktemp or readlink" {
-	local bin=$BATS_TEST_TMPDIR/bin log=$BATS_TEST_TMPDIR/ran name
+	local bin=$BATS_TEST_TMPDIR/bin log=$BATS_TEST_TMPDIR/ran
 
-	mkdir -p "$bin"
-	for name in mkdir rm date dirname basename mktemp readlink; do
-		printf '#!/bin/sh\necho %s >>"%s"\nexec %s "$@"\n' \
-			"$name" "$log" "$(command -v "$name")" >"$bin/$name"
-		chmod +x "$bin/$name"
-	done
+	fake_commands "$bin" "$log" mkdir rm date dirname basename mktemp readlink
 	# Not a heredoc: bats would rewrite a line starting with @test here
 	printf '%s\n' '@test "a test that makes a directory" {' \
 		'	mkdir "$BATS_TEST_TMPDIR/made"' '	[ -d "$BATS_TEST_TMPDIR/made" ]' '}' \

@@ -70,3 +70,19 @@ assert_stderr_partial()
 	batslib_print_kv_single_or_multi 9 substring "$1" stderr "$stderr" |
 		batslib_decorate 'stderr does not contain substring' | fail
 }
+
+# fake_commands DIR LOG NAME...: in DIR, a command NAME for each NAME that
+# writes its name to LOG, then runs the real one: with DIR first in PATH, LOG
+# says which of them a program started
+fake_commands()
+{
+	local dir=$1 log=$2 name
+
+	shift 2
+	mkdir -p "$dir"
+	for name in "$@"; do
+		printf '#!/bin/sh\necho %s >>"%s"\nexec %s "$@"\n' \
+			"$name" "$log" "$(command -v "$name")" >"$dir/$name"
+		chmod +x "$dir/$name"
+	done
+}
