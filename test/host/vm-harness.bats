@@ -209,8 +209,11 @@ vm_run()
 	KEVENT_VM_PROBE='a b' KEVENT_PROBE='x  y' vm_run -- \
 		'echo "out $(pwd)"; echo err >&2;' \
 		'echo "probe=$KEVENT_VM_PROBE kevent=$KEVENT_PROBE";' \
-		'[ "$(id -u)" = 0 ] && [ -e /dev/fd/1 ] && uname -r'
+		'[ "$(id -u)" = 0 ] && [ -e /dev/fd/1 ] && uname -r;' \
+		'grep -m 1 "^model name" /proc/cpuinfo'
 	assert_success
+	# The default CPU model, whose processes start fastest under TCG
+	assert_line --regexp $'^model name\t: .*Nehalem'
 	assert_line "out $dir"
 	assert_line err
 	assert_line "probe= kevent=x  y"
