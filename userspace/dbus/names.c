@@ -5,13 +5,13 @@
  */
 #include <errno.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <systemd/sd-bus.h>
 
 #include "names.h"
+#include "utf8.h"
 
 /* The longest member name the D-Bus specification allows */
 #define MEMBER_MAX 255
@@ -120,37 +120,15 @@ invalid:
 
 /*
  * The length of the valid UTF-8 sequence at @s (at most @len bytes), or 0
- * when the sequence there is not valid: overlong forms, surrogates and
- * code points above U+10FFFF are not (RFC 3629), nor is NUL.
+ * when the sequence there is not valid (utf8_decode()) or is a NUL, which
+ * a D-Bus string cannot hold.
  */
 static size_t utf8_valid_len(const unsigned char *s, size_t len)
 {
-	uint32_t cp;
-	size_t n, i;
+	unsigned int cp;
+	size_t n = utf8_decode(s, len, &cp);
 
-	if (s[0] == 0)
-		return 0;
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
+	return n && cp ? n : 0;
 }
 
 char *kdbus_value_string(const char *value, size_t len)
