@@ -9,6 +9,7 @@
 #include <linux/export.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
@@ -18,6 +19,7 @@
 #include "uapi/kevent.h"
 
 struct kernfs_node;
+struct kobject;
 struct seq_file;
 struct sk_buff;
 
@@ -25,14 +27,26 @@ struct sk_buff;
 #define KEVENT_COALESCE_MS_MAX		10000
 
 /**
+ * struct kevent_path - the kobject path, and name, of an attribute's events
+ * @ref: the source owning it, each event being sent, each replay record
+ * @name: the attribute's name when the registry does not list it (stored
+ *	after @path), else NULL: the event names it by its registry id
+ * @path: kobject path below /sys, shorter than %KEVENT_PATH_MAX
+ */
+struct kevent_path {
+	refcount_t ref;
+	const char *name;
+	char path[];
+};
+
+/**
  * struct kevent_record - an event, as sent and as held for late listeners
  * @seq: its sequence number, one counter for all classes
  * @class_seq: its sequence number within its class
  * @timestamp: CLOCK_BOOTTIME of the event, nanoseconds
- * @path: kobject path below /sys (owned by the entry in the replay ring)
- * @name: the attribute's name when the registry does not list it
- *	(@attr_id is %KEVENT_ATTR_ID_NONE), else NULL (held with @path in
- *	the replay ring)
+ * @path: its kobject path, and the attribute's name when the registry does
+ *	not list it (@attr_id is %KEVENT_ATTR_ID_NONE); an entry of the
+ *	replay ring holds a reference
  * @attr_id: registry id of the attribute, or %KEVENT_ATTR_ID_NONE
  * @channel: channel number of a name of a template of the registry, else
  *	%KEVENT_NO_CHANNEL
@@ -45,8 +59,7 @@ struct kevent_record {
 	u64 seq;
 	u64 class_seq;
 	u64 timestamp;
-	const char *path;
-	const char *name;
+	struct kevent_path *path;
 	u32 attr_id;
 	u32 channel;
 	enum kevent_class class;
@@ -92,6 +105,7 @@ void kevent_sources_release_all(void);
 size_t kevent_sources_memory(unsigned int *ret_count);
 u64 kevent_coalesce_wait(u64 now, u64 last_sent, bool sent, u64 window);
 u64 kevent_coalesce_window(void);
+void kevent_source_put_use(struct kevent_source *src);
 
 /* kevent_kernfs.c */
 void kevent_kernfs_init(void);
@@ -114,11 +128,30 @@ int kevent_kernfs_hook_arm(bool on);
 bool kevent_kernfs_hook_arms_at_once(void);
 bool kevent_kernfs_hook_armed(void);
 
+/* kevent_path.c */
+struct kevent_path *kevent_path_new(const char *path, const char *name);
+struct kevent_path *kevent_path_of(struct kobject *kobj);
+void kevent_path_put(struct kevent_path *kp);
+
+/**
+ * kevent_path_get - take a reference to a path
+ * @kp: the path, or NULL
+ *
+ * Context: Any context.
+ * Return: @kp.
+ */
+static inline struct kevent_path *kevent_path_get(struct kevent_path *kp)
+{
+	if (kp)
+		refcount_inc(&kp->ref);
+	return kp;
+}
+
 /* kevent_replay.c */
 int kevent_replay_init(void);
 void kevent_replay_exit(void);
 size_t kevent_replay_memory(unsigned int *ret_count);
-int kevent_replay_record(const struct kevent_record *rec);
+struct kevent_path *kevent_replay_record(const struct kevent_record *rec);
 int kevent_replay_foreach(u64 after,
 			  int (*fn)(const struct kevent_record *rec,
 				    void *data),
@@ -127,9 +160,8 @@ int kevent_replay_foreach(u64 after,
 /* kevent_netlink.c */
 int kevent_netlink_init(void);
 void kevent_netlink_exit(void);
-u64 kevent_emit(const char *path, const char *name, u32 attr_id,
-		u32 channel, enum kevent_class class, u32 coalesced,
-		bool restricted);
+u64 kevent_emit(struct kevent_path *path, u32 attr_id, u32 channel,
+		enum kevent_class class, u32 coalesced, bool restricted);
 void kevent_emit_lost(unsigned int count);
 bool kevent_attr_restricted(struct kernfs_node *kn);
 size_t kevent_event_size(const char *path, const char *name);

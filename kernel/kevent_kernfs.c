@@ -253,7 +253,7 @@ static bool kevent_kernfs_foreign(struct kernfs_node *dir)
 	return foreign;
 }
 
-/* Room for a path; only the work uses it, and the work runs alone */
+/* Room for a path; only the work uses it, which never runs twice at once */
 static char kevent_kernfs_path[KEVENT_PATH_MAX];
 
 /*
@@ -264,9 +264,11 @@ static u64 kevent_kernfs_send(struct kernfs_node *kn, unsigned int count)
 {
 	struct kernfs_node *dir = kevent_kn_parent(kn);
 	const char *name = kevent_kn_name(kn);
+	struct kevent_path *path;
 	enum kevent_class class;
 	u32 attr_id, channel;
 	int len, ret;
+	u64 sent;
 
 	/* Removed: kernfs deactivates a node before it unlinks it */
 	if (atomic_read(&kn->active) < 0) {
@@ -292,12 +294,22 @@ static u64 kevent_kernfs_send(struct kernfs_node *kn, unsigned int count)
 	}
 	class = kevent_attr_class(kevent_kernfs_path, ret);
 
+	/* Out of memory: the event is lost, and listeners see the gap */
+	path = kevent_path_new(kevent_kernfs_path, name);
+	if (!path) {
+		kevent_emit_lost(1);
+		return 0;
+	}
+
 	if (count > 1)
 		atomic64_add(count - 1, &kevent_stat_coalesced);
 	atomic64_inc(&kevent_kernfs_stat_sent);
 
-	return kevent_emit(kevent_kernfs_path, name, attr_id, channel, class,
-			   count - 1, kevent_attr_restricted(kn));
+	sent = kevent_emit(path, attr_id, channel, class, count - 1,
+			   kevent_attr_restricted(kn));
+	kevent_path_put(path);
+
+	return sent;
 }
 
 /*

@@ -10,11 +10,16 @@
  */
 
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kobject.h>
+#include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/skbuff.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <net/netlink.h>
@@ -248,6 +253,27 @@ static void kevent_test_coalesce_storm(struct kunit *test)
 	KUNIT_EXPECT_GE(test, events, duration / window);
 }
 
+static void kevent_test_path_release(void *path)
+{
+	kevent_path_put(path);
+}
+
+/*
+ * A path for a test's event, and the name of an attribute the registry
+ * does not list, or NULL; released at the test's end.
+ */
+static struct kevent_path *kevent_test_path(struct kunit *test,
+					    const char *path, const char *name)
+{
+	struct kevent_path *kp = kevent_path_new(path, name);
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							kevent_test_path_release,
+							kp), 0);
+	return kp;
+}
+
 /*
  * The attributes of @rec's event put in a message sized for them (@name is
  * the attribute's name), and parsed into @tb. Return: the message, to be
@@ -258,7 +284,7 @@ static struct sk_buff *kevent_test_put_parse(struct kunit *test,
 					     const char *name,
 					     struct nlattr **tb)
 {
-	size_t size = kevent_event_size(rec->path, name);
+	size_t size = kevent_event_size(rec->path->path, name);
 	struct sk_buff *skb = alloc_skb(size, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
@@ -278,7 +304,7 @@ static void kevent_test_message_build(struct kunit *test)
 		.seq = 42,
 		.class_seq = 7,
 		.timestamp = 123456789,
-		.path = path,
+		.path = kevent_test_path(test, path, NULL),
 		.attr_id = 0,
 		.class = KEVENT_CLASS_POWER,
 		.coalesced = 3,
@@ -316,7 +342,7 @@ static void kevent_test_message_template_name(struct kunit *test)
 {
 	static const char path[] = "/devices/platform/x/hwmon/hwmon3";
 	const struct kevent_record rec = {
-		.path = path,
+		.path = kevent_test_path(test, path, NULL),
 		.attr_id = 16,
 		.channel = 3,
 		.class = KEVENT_CLASS_POWER,
@@ -339,8 +365,7 @@ static void kevent_test_message_unlisted_name(struct kunit *test)
 {
 	static const char path[] = "/devices/virtual/block/md0/md";
 	const struct kevent_record rec = {
-		.path = path,
-		.name = "array_state_x",
+		.path = kevent_test_path(test, path, "array_state_x"),
 		.attr_id = KEVENT_ATTR_ID_NONE,
 		.channel = KEVENT_NO_CHANNEL,
 		.class = KEVENT_CLASS_STORAGE,
@@ -348,7 +373,7 @@ static void kevent_test_message_unlisted_name(struct kunit *test)
 	struct nlattr *tb[KEVENT_A_MAX + 1];
 	struct sk_buff *skb;
 
-	skb = kevent_test_put_parse(test, &rec, rec.name, tb);
+	skb = kevent_test_put_parse(test, &rec, rec.path->name, tb);
 	KUNIT_ASSERT_NOT_NULL(test, tb[KEVENT_A_ATTR_NAME]);
 	KUNIT_EXPECT_STREQ(test, (char *)nla_data(tb[KEVENT_A_ATTR_NAME]),
 			   "array_state_x");
@@ -449,7 +474,7 @@ static void kevent_test_message_no_room(struct kunit *test)
 {
 	static const char path[] = "/devices/platform/kevent-demo.0";
 	const struct kevent_record rec = {
-		.path = path,
+		.path = kevent_test_path(test, path, NULL),
 		.class = KEVENT_CLASS_POWER,
 	};
 	size_t size;
@@ -578,7 +603,7 @@ static void kevent_test_source_register_twice(struct kunit *test)
 	struct kernfs_node *kn;
 	unsigned int count;
 	struct kobject *kobj;
-	char *path;
+	struct kevent_path *path;
 
 	src = kunit_kzalloc(test, sizeof(*src), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, src);
@@ -692,6 +717,85 @@ static void kevent_test_layer_down(struct kunit *test)
 	kobject_put(kobj);
 }
 
+/* What the unregistering task of kevent_test_source_last_use() works on */
+struct kevent_test_unregister {
+	struct kevent_source *src;
+	struct completion done;
+};
+
+/* Whether @task sleeps, uninterruptibly, as a task waiting in the kernel */
+static bool kevent_test_task_waits(struct task_struct *task)
+{
+	return READ_ONCE(task->__state) & TASK_UNINTERRUPTIBLE;
+}
+
+static int kevent_test_unregister_fn(void *data)
+{
+	struct kevent_test_unregister *unreg = data;
+
+	kevent_source_unregister(unreg->src);
+	complete(&unreg->done);
+	return 0;
+}
+
+/*
+ * The last notifier in flight while a source is unregistered wakes the
+ * unregistering task, holding a raw spinlock here, as a hard interrupt
+ * handler of PREEMPT_RT does. Lockdep's raw lock nesting check
+ * (CONFIG_PROVE_RAW_LOCK_NESTING) reports an invalid wait context if the
+ * wake-up takes a spinlock_t, which sleeps on PREEMPT_RT.
+ */
+static void kevent_test_source_last_use(struct kunit *test)
+{
+	static DEFINE_RAW_SPINLOCK(lock);
+	struct kevent_test_unregister unreg;
+	struct task_struct *task;
+	struct kobject *kobj;
+	unsigned long flags;
+	int i;
+
+	unreg.src = kunit_kzalloc(test, sizeof(*unreg.src), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, unreg.src);
+	init_completion(&unreg.done);
+	kobj = kevent_test_kobject(test, "kevent_kunit_last_use");
+	if (!kobj)
+		return;
+	if (kevent_source_register(unreg.src, kobj, &kevent_test_attr.attr)) {
+		KUNIT_FAIL(test, "the registration failed");
+		goto out_put;
+	}
+
+	/*
+	 * A notifier in flight holds a use. The unregistering task cannot
+	 * end before that use is dropped, so @task stays valid until then.
+	 */
+	atomic_inc(&unreg.src->users);
+	task = kthread_run(kevent_test_unregister_fn, &unreg,
+			   "kevent_kunit_unreg");
+	if (IS_ERR(task)) {
+		KUNIT_FAIL(test, "cannot start the unregistering task");
+		kevent_source_put_use(unreg.src);
+		kevent_source_unregister(unreg.src);
+		goto out_put;
+	}
+	/* Unregistering dropped the registration's use, and waits for it */
+	for (i = 0; i < 500 && !kevent_test_task_waits(task); i++)
+		msleep(20);
+	KUNIT_EXPECT_TRUE(test, kevent_test_task_waits(task));
+	KUNIT_EXPECT_EQ(test, atomic_read(&unreg.src->users), 1);
+	KUNIT_EXPECT_FALSE(test, completion_done(&unreg.done));
+
+	raw_spin_lock_irqsave(&lock, flags);
+	kevent_source_put_use(unreg.src);
+	raw_spin_unlock_irqrestore(&lock, flags);
+
+	/* Woken, it ends: the harness's timeout catches a task never woken */
+	wait_for_completion(&unreg.done);
+	KUNIT_EXPECT_NULL(test, unreg.src->path);
+out_put:
+	kobject_put(kobj);
+}
+
 static struct kunit_case kevent_test_cases[] = {
 	KUNIT_CASE(kevent_test_registry_roundtrip),
 	KUNIT_CASE(kevent_test_registry_stable_ids),
@@ -712,6 +816,7 @@ static struct kunit_case kevent_test_cases[] = {
 	KUNIT_CASE(kevent_test_source_register_twice),
 	KUNIT_CASE(kevent_test_source_move_unregistered),
 	KUNIT_CASE(kevent_test_layer_down),
+	KUNIT_CASE(kevent_test_source_last_use),
 	{}
 };
 

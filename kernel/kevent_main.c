@@ -69,10 +69,14 @@ static int __init kevent_init(void)
 	int ret;
 
 	/*
-	 * Ordered, so that events of all sources go out one at a time and
-	 * listeners see sequence numbers in increasing order.
+	 * Not ordered: the sources' works run on as many CPUs as there are
+	 * (unbound, as they only build and send messages). kevent_emit()
+	 * numbers and sends each event under one lock, so listeners still
+	 * see sequence numbers in increasing order; a work item never runs
+	 * on two CPUs at once, so each source's events, and the table of
+	 * kernfs_notify()'s nodes, are handled one at a time.
 	 */
-	kevent_wq = alloc_ordered_workqueue("kevent", 0);
+	kevent_wq = alloc_workqueue("kevent", WQ_UNBOUND, 0);
 	if (!kevent_wq)
 		return -ENOMEM;
 

@@ -10,6 +10,7 @@
 #include <linux/error-injection.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/ktime.h>
 #include <net/genetlink.h>
@@ -33,16 +34,20 @@ static_assert((int)KEVENT_NLGRP_NET == (int)KEVENT_CLASS_MAX);
 /*
  * Serialises events, so that they leave in the order of their numbers, and
  * protects the numbers: one counter for all events, and one per class, which
- * lets a listener of some classes see that it missed events of those.
+ * lets a listener of some classes see that it missed events of those. Held
+ * only to number, record and hand over an event whose message is built
+ * already: nothing under it allocates but the listeners' copies
+ * (GFP_NOWAIT), or sleeps.
  */
-static DEFINE_MUTEX(kevent_emit_lock);
+static DEFINE_SPINLOCK(kevent_emit_lock);
 static u64 kevent_seq;
 static u64 kevent_class_seq[__KEVENT_CLASS_MAX];
 
 /**
  * kevent_event_size - room an event message's attributes take
  * @path: kobject path below /sys
- * @name: attribute name
+ * @name: attribute name; NULL for a name of the registry: room for the
+ *	longest, which spares formatting a template's name twice
  *
  * Return: the payload size to ask genlmsg_new() for.
  */
@@ -53,7 +58,8 @@ size_t kevent_event_size(const char *path, const char *name)
 	       nla_total_size_64bit(sizeof(u64)) +	/* TIMESTAMP */
 	       nla_total_size(sizeof(u32)) +		/* CLASS */
 	       nla_total_size(strlen(path) + 1) +	/* PATH */
-	       nla_total_size(strlen(name) + 1) +	/* ATTR_NAME */
+	       nla_total_size(name ? strlen(name) + 1 :	/* ATTR_NAME */
+			      KEVENT_ATTR_NAME_MAX) +
 	       nla_total_size(sizeof(u32)) +		/* ATTR_ID */
 	       nla_total_size(sizeof(u32));		/* COALESCED */
 }
@@ -94,8 +100,8 @@ int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec)
 			      KEVENT_A_PAD) ||
 	    nla_put_u64_64bit(msg, KEVENT_A_TIMESTAMP, rec->timestamp,
 			      KEVENT_A_PAD) ||
-	    kevent_put_attr(msg, rec->path, rec->name, rec->attr_id,
-			    rec->channel, rec->class) ||
+	    kevent_put_attr(msg, rec->path->path, rec->path->name,
+			    rec->attr_id, rec->channel, rec->class) ||
 	    nla_put_u32(msg, KEVENT_A_COALESCED, rec->coalesced))
 		return -EMSGSIZE;
 
@@ -104,23 +110,43 @@ int kevent_put_event(struct sk_buff *msg, const struct kevent_record *rec)
 EXPORT_SYMBOL_IF_KUNIT(kevent_put_event);
 
 /*
- * A message for an event of @path's attribute @name. Fault injection
- * (fail_function) can make it fail, as the tests do: the event then counts
- * as failed, and its sequence numbers are a gap the listeners see.
+ * A message for an event of @path. Fault injection (fail_function) can make
+ * it fail, as the tests do: the event then counts as failed, and its
+ * sequence numbers are a gap the listeners see.
  */
-static noinline struct sk_buff *kevent_event_msg_new(const char *path,
-						     const char *name)
+static noinline struct sk_buff *kevent_event_msg_new(const struct kevent_path *path)
 {
-	return genlmsg_new(kevent_event_size(path, name), GFP_KERNEL);
+	return genlmsg_new(kevent_event_size(path->path, path->name),
+			   GFP_KERNEL);
 }
 
 ALLOW_ERROR_INJECTION(kevent_event_msg_new, NULL);
 
+/* Fill @msg with @rec's event; false if it has no room */
+static bool kevent_event_msg_fill(struct sk_buff *msg,
+				  const struct kevent_record *rec)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(msg, 0, 0, &kevent_nl_family, 0, KEVENT_CMD_EVENT);
+	if (!hdr)
+		return false;
+
+	if (kevent_put_event(msg, rec)) {
+		genlmsg_cancel(msg, hdr);
+		return false;
+	}
+
+	genlmsg_end(msg, hdr);
+	return true;
+}
+
 /**
  * kevent_emit - send an event to the multicast group of its class
- * @path: kobject path below /sys
- * @name: the attribute's name if the registry does not list it, else NULL
- * @attr_id: registry id of the attribute, %KEVENT_ATTR_ID_NONE with @name
+ * @path: kobject path below /sys, and the attribute's name if the registry
+ *	does not list it; the replay ring takes a reference
+ * @attr_id: registry id of the attribute, %KEVENT_ATTR_ID_NONE with a name
+ *	in @path
  * @channel: channel number of a name of a template of the registry, else
  *	%KEVENT_NO_CHANNEL
  * @class: class of the event, the multicast group it is sent to
@@ -136,79 +162,74 @@ ALLOW_ERROR_INJECTION(kevent_event_msg_new, NULL);
  * An event counts as failed when its message cannot be built or copied for
  * its listeners. A listener whose receive buffer is full misses it and
  * learns so itself (ENOBUFS); that is its own overrun, not a failure of the
- * event, even when it asked for broadcast errors. The message is handed to
- * the listeners without sleeping: a listener that does not read can neither
- * make this wait nor make it yield the CPU while the lock below is held.
+ * event, even when it asked for broadcast errors.
+ *
+ * The message is allocated first, with no lock held. Numbering, recording
+ * and handing the message to the listeners happen under a spinlock, without
+ * allocating but the listeners' copies (GFP_NOWAIT) and without sleeping:
+ * an emitter in reclaim, or a listener that does not read, holds up no
+ * other emitter.
  *
  * Context: Process context.
  * Return: the event's timestamp, CLOCK_BOOTTIME nanoseconds.
  */
-u64 kevent_emit(const char *path, const char *name, u32 attr_id,
-		u32 channel, enum kevent_class class, u32 coalesced,
-		bool restricted)
+u64 kevent_emit(struct kevent_path *path, u32 attr_id, u32 channel,
+		enum kevent_class class, u32 coalesced, bool restricted)
 {
-	char buf[KEVENT_ATTR_NAME_MAX];
 	struct kevent_record rec = {
 		.path = path,
-		.name = name,
 		.attr_id = attr_id,
 		.channel = channel,
 		.class = class,
 		.coalesced = coalesced,
 		.restricted = restricted,
 	};
-	struct sk_buff *msg;
-	void *hdr;
+	struct kevent_path *dropped;
+	struct sk_buff *msg = NULL;
+	bool listened;
 	int ret;
 
-	mutex_lock(&kevent_emit_lock);
+	might_sleep();
+
+	/*
+	 * A listener that joins between here and the broadcast misses this
+	 * event, as one that joined just after it would.
+	 */
+	listened = genl_has_listeners(&kevent_nl_family, &init_net, class);
+	if (listened)
+		msg = kevent_event_msg_new(path);
+
+	spin_lock(&kevent_emit_lock);
 
 	rec.seq = ++kevent_seq;
 	rec.class_seq = ++kevent_class_seq[class];
 	rec.timestamp = ktime_get_boottime_ns();
-	if (kevent_replay_record(&rec))
-		atomic64_inc(&kevent_stat_unrecorded);
+	dropped = kevent_replay_record(&rec);
 
-	if (!genl_has_listeners(&kevent_nl_family, &init_net, class)) {
+	if (!listened) {
 		atomic64_inc(&kevent_stat_sent);
-		goto out_unlock;
+	} else if (msg && kevent_event_msg_fill(msg, &rec)) {
+		/*
+		 * -ESRCH: the listeners left meanwhile. -ENOBUFS: some
+		 * listener missed the event, a full one or, with GFP_NOWAIT,
+		 * one the copy failed for; the others have it, and
+		 * netlink_overrun() told each that missed it.
+		 */
+		ret = genlmsg_multicast(&kevent_nl_family, msg, 0, class,
+					GFP_NOWAIT);
+		msg = NULL;
+		if (ret && ret != -ESRCH && ret != -ENOBUFS)
+			atomic64_inc(&kevent_stat_failed);
+		else
+			atomic64_inc(&kevent_stat_sent);
+	} else {
+		atomic64_inc(&kevent_stat_failed);
 	}
 
-	msg = kevent_event_msg_new(path, name ?:
-				   kevent_registry_name(attr_id, channel, buf));
-	if (!msg)
-		goto out_failed;
+	spin_unlock(&kevent_emit_lock);
 
-	hdr = genlmsg_put(msg, 0, 0, &kevent_nl_family, 0, KEVENT_CMD_EVENT);
-	if (!hdr)
-		goto out_free_msg;
-
-	if (kevent_put_event(msg, &rec))
-		goto out_cancel_msg;
-
-	genlmsg_end(msg, hdr);
-
-	/*
-	 * -ESRCH: the listeners left meanwhile. -ENOBUFS: some listener missed
-	 * the event, a full one or, with GFP_NOWAIT, one the copy failed for;
-	 * the others have it, and netlink_overrun() told each that missed it.
-	 */
-	ret = genlmsg_multicast(&kevent_nl_family, msg, 0, class, GFP_NOWAIT);
-	if (ret && ret != -ESRCH && ret != -ENOBUFS)
-		atomic64_inc(&kevent_stat_failed);
-	else
-		atomic64_inc(&kevent_stat_sent);
-
-	goto out_unlock;
-
-out_cancel_msg:
-	genlmsg_cancel(msg, hdr);
-out_free_msg:
 	nlmsg_free(msg);
-out_failed:
-	atomic64_inc(&kevent_stat_failed);
-out_unlock:
-	mutex_unlock(&kevent_emit_lock);
+	kevent_path_put(dropped);
 
 	return rec.timestamp;
 }
@@ -227,11 +248,11 @@ void kevent_emit_lost(unsigned int count)
 {
 	int class;
 
-	mutex_lock(&kevent_emit_lock);
+	spin_lock(&kevent_emit_lock);
 	kevent_seq += count;
 	for (class = 0; class < __KEVENT_CLASS_MAX; class++)
 		kevent_class_seq[class] += count;
-	mutex_unlock(&kevent_emit_lock);
+	spin_unlock(&kevent_emit_lock);
 	atomic64_add(count, &kevent_stat_failed);
 }
 
@@ -289,7 +310,7 @@ int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 		}
 		genl_dump_check_consistent(cb, hdr);
 
-		if (kevent_put_attr(skb, src->path, NULL, src->attr_id,
+		if (kevent_put_attr(skb, src->path->path, NULL, src->attr_id,
 				    src->channel,
 				    src->class)) {
 			genlmsg_cancel(skb, hdr);
@@ -343,7 +364,7 @@ struct kevent_replay_fill {
  * Events newer than the last one sent that left the ring since the part
  * before are lost to the dump: it is marked interrupted (NLM_F_DUMP_INTR)
  * from the first message of this part on. A gap in the ring that was there
- * already, an event the ring could not record, is no loss of the dump.
+ * already (events lost before they were numbered) is no loss of the dump.
  */
 static void kevent_replay_check_lost(struct kevent_replay_fill *fill)
 {

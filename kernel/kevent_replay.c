@@ -5,17 +5,18 @@
  *
  * Every event is recorded, whether or not anybody listens, in the order of
  * its sequence number. The ring holds at most @replay events; the oldest
- * is dropped to make room. Each entry owns a copy of its kobject path, so
- * the memory is bounded by @replay entries of at most KEVENT_PATH_MAX bytes.
+ * is dropped to make room. An entry has a fixed size and holds a reference
+ * to its event's path, which the event's source or sender allocated: the
+ * ring records an event without allocating, under a spinlock, and its
+ * memory is bounded by @replay entries and paths of at most
+ * KEVENT_PATH_MAX bytes.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/error-injection.h>
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
 #include <linux/slab.h>
-#include <linux/string.h>
+#include <linux/spinlock.h>
 
 #include "kevent_internal.h"
 
@@ -41,8 +42,9 @@ MODULE_PARM_DESC(replay,
 /*
  * Protects the ring. Entries are added in order of their sequence numbers
  * (kevent_emit() serialises them), so the ring is sorted from @head on.
+ * Taken in process context only, inside kevent_emit()'s lock.
  */
-static DEFINE_MUTEX(kevent_replay_lock);
+static DEFINE_SPINLOCK(kevent_replay_lock);
 static struct kevent_record *kevent_replay_ring;
 static unsigned int kevent_replay_size;
 static unsigned int kevent_replay_head;	/* the oldest entry */
@@ -86,7 +88,7 @@ void kevent_replay_exit(void)
 	unsigned int i;
 
 	for (i = 0; i < kevent_replay_size; i++)
-		kfree(kevent_replay_ring[i].path);
+		kevent_path_put(kevent_replay_ring[i].path);
 	kvfree(kevent_replay_ring);
 	kevent_replay_ring = NULL;
 	kevent_replay_size = 0;
@@ -97,34 +99,24 @@ void kevent_replay_exit(void)
 /**
  * kevent_replay_record - remember an event
  * @rec: the event; its sequence number is greater than that of any event
- *	recorded before. Its path and name are copied.
+ *	recorded before. The entry takes a reference to its path.
  *
- * An event that cannot be recorded (out of memory) is left out of the
- * ring; a replay then shows a gap in the sequence numbers.
+ * Allocates nothing and does not sleep: kevent_emit() records its events
+ * under its spinlock.
  *
- * Context: Process context.
- * Return: 0 (also when the ring is disabled), or -ENOMEM.
+ * Context: Process context, any lock held but a raw spinlock.
+ * Return: the path of the entry dropped to make room, or NULL; the caller
+ * puts it, outside its locks.
  */
-int kevent_replay_record(const struct kevent_record *rec)
+struct kevent_path *kevent_replay_record(const struct kevent_record *rec)
 {
 	struct kevent_record *entry;
-	size_t path_len, name_len;
-	char *copy;
+	struct kevent_path *dropped;
 
 	if (!kevent_replay_size)
-		return 0;
+		return NULL;
 
-	/* The path, and after it the name the registry does not list */
-	path_len = strlen(rec->path) + 1;
-	name_len = rec->name ? strlen(rec->name) + 1 : 0;
-	copy = kmalloc(path_len + name_len, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, rec->path, path_len);
-	if (rec->name)
-		memcpy(copy + path_len, rec->name, name_len);
-
-	mutex_lock(&kevent_replay_lock);
+	spin_lock(&kevent_replay_lock);
 
 	if (kevent_replay_count < kevent_replay_size) {
 		entry = kevent_replay_entry(kevent_replay_head +
@@ -138,38 +130,36 @@ int kevent_replay_record(const struct kevent_record *rec)
 				     kevent_replay_size;
 	}
 
-	kfree(entry->path);
+	dropped = entry->path;
 	*entry = *rec;
-	entry->path = copy;
-	entry->name = rec->name ? copy + path_len : NULL;
+	entry->path = kevent_path_get(rec->path);
 
-	mutex_unlock(&kevent_replay_lock);
+	spin_unlock(&kevent_replay_lock);
 
-	return 0;
+	return dropped;
 }
-
-/* Fault injection (fail_function) can make it fail, as the tests do */
-ALLOW_ERROR_INJECTION(kevent_replay_record, ERRNO);
+EXPORT_SYMBOL_IF_KUNIT(kevent_replay_record);
 
 /**
  * kevent_replay_memory - memory the ring takes
  * @ret_count: the number of events it holds
  *
  * Context: Process context.
- * Return: the bytes allocated for the ring and the paths it holds.
+ * Return: the bytes allocated for the ring, and for the paths it holds
+ * references to (a path several entries share counts for each).
  */
 size_t kevent_replay_memory(unsigned int *ret_count)
 {
 	size_t bytes = 0;
 	unsigned int i;
 
-	mutex_lock(&kevent_replay_lock);
+	spin_lock(&kevent_replay_lock);
 	if (kevent_replay_ring)
 		bytes = kevent_replay_size * sizeof(*kevent_replay_ring);
 	for (i = 0; i < kevent_replay_count; i++)
 		bytes += ksize(kevent_replay_entry(kevent_replay_head + i)->path);
 	*ret_count = kevent_replay_count;
-	mutex_unlock(&kevent_replay_lock);
+	spin_unlock(&kevent_replay_lock);
 
 	return bytes;
 }
@@ -182,7 +172,7 @@ size_t kevent_replay_memory(unsigned int *ret_count)
  * @ret_evicted: set, before @fn is first called, to whether events with a
  *	sequence number greater than @after were dropped to make room
  *
- * Context: Process context; @fn must not sleep for long or record events.
+ * Context: Process context; @fn must not sleep or record events.
  * Return: what @fn returned last, 0 if it was not called.
  */
 int kevent_replay_foreach(u64 after,
@@ -193,7 +183,7 @@ int kevent_replay_foreach(u64 after,
 	unsigned int lo = 0, hi, mid;
 	int ret = 0;
 
-	mutex_lock(&kevent_replay_lock);
+	spin_lock(&kevent_replay_lock);
 	*ret_evicted = kevent_replay_evicted > after;
 
 	/* The ring is sorted: find the first event newer than @after */
@@ -212,7 +202,7 @@ int kevent_replay_foreach(u64 after,
 			break;
 	}
 
-	mutex_unlock(&kevent_replay_lock);
+	spin_unlock(&kevent_replay_lock);
 
 	return ret;
 }

@@ -31,7 +31,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
-#include <linux/wait_bit.h>
+#include <linux/rcupdate.h>
+#include <linux/rcuwait.h>
 
 #include <kevent.h>
 
@@ -80,10 +81,10 @@ static unsigned long kevent_sources_next_id;
 /* The sources by attribute file, under kevent_sources_lock too */
 static DEFINE_HASHTABLE(kevent_sources_by_kn, 10);
 /*
- * Held by the sources' work while it sends an event with a source's path,
- * and with kevent_sources_lock by kevent_source_move() to change it.
+ * Held by the sources' work to take a reference to a source's path, and
+ * with kevent_sources_lock by kevent_source_move() to change it.
  */
-static DEFINE_MUTEX(kevent_source_paths_lock);
+static DEFINE_SPINLOCK(kevent_source_paths_lock);
 
 /* The attribute file @name of @kobj, referenced, or an ERR_PTR() */
 static struct kernfs_node *kevent_find_attr(struct kobject *kobj,
@@ -121,23 +122,6 @@ static struct kernfs_node *kevent_find_attr(struct kobject *kobj,
 bool kevent_attr_restricted(struct kernfs_node *kn)
 {
 	return !(kn->mode & 0004);
-}
-
-/* The path of @kobj below /sys, or an ERR_PTR() */
-static char *kevent_get_path(struct kobject *kobj)
-{
-	char *path;
-
-	path = kobject_get_path(kobj, GFP_KERNEL);
-	if (!path)
-		return ERR_PTR(-ENOMEM);
-
-	if (strlen(path) >= KEVENT_PATH_MAX) {
-		kfree(path);
-		return ERR_PTR(-ENAMETOOLONG);
-	}
-
-	return path;
 }
 
 /**
@@ -181,6 +165,7 @@ u64 kevent_coalesce_window(void)
  */
 static bool kevent_source_send(struct kevent_source *src)
 {
+	struct kevent_path *path;
 	unsigned int count;
 
 	count = atomic_xchg(&src->pending, 0);
@@ -191,16 +176,18 @@ static bool kevent_source_send(struct kevent_source *src)
 		atomic64_add(count - 1, &kevent_stat_coalesced);
 
 	kevent_kernfs_notify(src->kn);
+
+	spin_lock(&kevent_source_paths_lock);
+	path = kevent_path_get(src->path);
+	spin_unlock(&kevent_source_paths_lock);
 	/*
 	 * The window runs from the event's own timestamp, so that listeners
 	 * see consecutive events of a source at least a window apart.
 	 */
-	mutex_lock(&kevent_source_paths_lock);
-	src->last_sent = kevent_emit(src->path, NULL, src->attr_id,
-				     src->channel,
+	src->last_sent = kevent_emit(path, src->attr_id, src->channel,
 				     src->class, count - 1,
 				     kevent_attr_restricted(src->kn));
-	mutex_unlock(&kevent_source_paths_lock);
+	kevent_path_put(path);
 	src->sent = true;
 
 	return true;
@@ -265,10 +252,10 @@ static int kevent_source_register_as(struct kevent_source *src,
 				     const struct attribute *attr, int class)
 {
 	struct kevent_source *iter;
+	struct kevent_path *path;
 	struct kernfs_node *kn;
 	u32 channel;
 	int attr_id;
-	char *path;
 	int ret;
 
 	might_sleep();
@@ -287,7 +274,7 @@ static int kevent_source_register_as(struct kevent_source *src,
 	if (IS_ERR(kn))
 		return PTR_ERR(kn);
 
-	path = kevent_get_path(kobj);
+	path = kevent_path_of(kobj);
 	if (IS_ERR(path)) {
 		ret = PTR_ERR(path);
 		goto out_put_kn;
@@ -318,12 +305,13 @@ static int kevent_source_register_as(struct kevent_source *src,
 	src->path = path;
 	src->attr_id = attr_id;
 	src->channel = channel;
-	src->class = class < 0 ? kevent_attr_class(path, attr_id) : class;
+	src->class = class < 0 ? kevent_attr_class(path->path, attr_id) : class;
 	src->id = ++kevent_sources_next_id;
 	list_add_tail(&src->node, &kevent_sources);
 	hash_add(kevent_sources_by_kn, &src->hnode, (unsigned long)kn);
 	kevent_sources_count++;
 	kevent_sources_gen++;
+	rcuwait_init(&src->closing);
 	/* Notifications count from here: the source is whole */
 	atomic_set_release(&src->users, 1);
 	mutex_unlock(&kevent_sources_lock);
@@ -332,7 +320,7 @@ static int kevent_source_register_as(struct kevent_source *src,
 
 out_unlock:
 	mutex_unlock(&kevent_sources_lock);
-	kfree(path);
+	kevent_path_put(path);
 out_put_kn:
 	kernfs_put(kn);
 
@@ -425,13 +413,21 @@ static void kevent_source_close(struct kevent_source *src)
 	 * registration's own use is dropped, new ones fail, and the last
 	 * notifier in flight wakes this.
 	 */
-	if (!atomic_dec_and_test(&src->users))
-		wait_var_event(&src->users, !atomic_read(&src->users));
+	if (!atomic_dec_and_test(&src->users)) {
+		rcuwait_wait_event(&src->closing, !atomic_read(&src->users),
+				   TASK_UNINTERRUPTIBLE);
+		/*
+		 * The last notifier may still be in kevent_source_put_use(),
+		 * waking this task through @src: let it leave before @src
+		 * can be freed.
+		 */
+		synchronize_rcu();
+	}
 
 	kevent_source_flush(src);
 
 	kernfs_put(src->kn);
-	kfree(src->path);
+	kevent_path_put(src->path);
 	src->kn = NULL;
 	src->path = NULL;
 }
@@ -479,11 +475,11 @@ EXPORT_SYMBOL_GPL(kevent_source_unregister);
  */
 int kevent_source_move(struct kevent_source *src, struct kobject *kobj)
 {
-	char *path, *old;
+	struct kevent_path *path, *old;
 
 	might_sleep();
 
-	path = kevent_get_path(kobj);
+	path = kevent_path_of(kobj);
 	if (IS_ERR(path))
 		return PTR_ERR(path);
 
@@ -494,17 +490,17 @@ int kevent_source_move(struct kevent_source *src, struct kobject *kobj)
 	 */
 	if (!hash_hashed(&src->hnode)) {
 		mutex_unlock(&kevent_sources_lock);
-		kfree(path);
+		kevent_path_put(path);
 		return -ENOENT;
 	}
-	mutex_lock(&kevent_source_paths_lock);
+	spin_lock(&kevent_source_paths_lock);
 	old = src->path;
 	src->path = path;
+	spin_unlock(&kevent_source_paths_lock);
 	kevent_sources_gen++;
-	mutex_unlock(&kevent_source_paths_lock);
 	mutex_unlock(&kevent_sources_lock);
 
-	kfree(old);
+	kevent_path_put(old);
 
 	return 0;
 }
@@ -681,6 +677,27 @@ struct kevent_source *devm_kevent_source_add(struct device *dev,
 EXPORT_SYMBOL_GPL(devm_kevent_source_add);
 
 /**
+ * kevent_source_put_use - end a notifier's use of a source
+ * @src: the source, of which the caller holds a use
+ *
+ * The last use of a source being unregistered wakes the task unregistering
+ * it. The wake-up takes no spinlock_t (rcuwait_wake_up() takes only the
+ * scheduler's raw locks), so this may run in hard interrupt context and
+ * under a raw spinlock on PREEMPT_RT too. That task waits for an RCU grace
+ * period before it returns, so @src outlives this call.
+ *
+ * Context: Any context.
+ */
+void kevent_source_put_use(struct kevent_source *src)
+{
+	rcu_read_lock();
+	if (atomic_dec_and_test(&src->users))
+		rcuwait_wake_up(&src->closing);
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_IF_KUNIT(kevent_source_put_use);
+
+/**
  * kevent_source_notify - report that an event source's value changed
  * @src: a source, registered or not
  *
@@ -692,12 +709,10 @@ EXPORT_SYMBOL_GPL(devm_kevent_source_add);
  * count: nothing is sent.
  *
  * Context: Any context, including hard interrupt handlers and with
- * spinlocks held. Does not sleep or allocate. On PREEMPT_RT, not with a
- * raw spinlock held nor from hard interrupt context proper (a handler
- * with IRQF_NO_THREAD, a hard hrtimer): the last notifier in flight while
- * the source is unregistered wakes the unregistering task through a wait
- * queue, whose spinlock sleeps there. Threaded handlers, which are all
- * others on PREEMPT_RT, and spinlock_t holders may call it.
+ * spinlocks held, raw ones too, also on PREEMPT_RT. Does not sleep or
+ * allocate: it counts, queues the work (whose pool lock is raw), and the
+ * last notifier in flight while the source is unregistered wakes the
+ * unregistering task with rcuwait_wake_up(), which takes no sleeping lock.
  * Return: 0, -ENODEV if @src is not registered, or -EINVAL if @src is NULL
  * or an ERR_PTR().
  */
@@ -712,9 +727,7 @@ int kevent_source_notify(struct kevent_source *src)
 	atomic_inc(&src->pending);
 	queue_delayed_work(kevent_wq, &src->work, 0);
 
-	/* The last use of a source being unregistered: let it go on */
-	if (atomic_dec_and_test(&src->users))
-		wake_up_var(&src->users);
+	kevent_source_put_use(src);
 
 	return 0;
 }
@@ -739,10 +752,10 @@ EXPORT_SYMBOL_GPL(kevent_source_notify);
  */
 int kevent_notify(struct kobject *kobj, const char *attr)
 {
+	struct kevent_path *path;
 	struct kernfs_node *kn;
 	u32 channel;
 	int attr_id;
-	char *path;
 
 	might_sleep();
 
@@ -763,17 +776,17 @@ int kevent_notify(struct kobject *kobj, const char *attr)
 	/* poll()ers are woken even when the event cannot be sent */
 	kevent_kernfs_notify(kn);
 
-	path = kevent_get_path(kobj);
+	path = kevent_path_of(kobj);
 	if (IS_ERR(path)) {
 		kernfs_put(kn);
 		return PTR_ERR(path);
 	}
 
-	kevent_emit(path, NULL, attr_id, channel,
-		    kevent_attr_class(path, attr_id), 0,
+	kevent_emit(path, attr_id, channel,
+		    kevent_attr_class(path->path, attr_id), 0,
 		    kevent_attr_restricted(kn));
 
-	kfree(path);
+	kevent_path_put(path);
 	kernfs_put(kn);
 
 	return 0;
@@ -818,7 +831,7 @@ void kevent_sources_release_all(void)
 	mutex_unlock(&kevent_sources_lock);
 
 	list_for_each_entry_safe(src, tmp, &list, node) {
-		pr_warn("source %s/%s still registered at exit\n", src->path,
+		pr_warn("source %s/%s still registered at exit\n", src->path->path,
 			kevent_registry_name(src->attr_id, src->channel, buf));
 		list_del(&src->node);
 		kevent_source_close(src);

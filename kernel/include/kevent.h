@@ -14,6 +14,7 @@
 #include <linux/atomic.h>
 #include <linux/limits.h>
 #include <linux/list.h>
+#include <linux/rcuwait.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -25,6 +26,7 @@
 struct attribute;
 struct device;
 struct kernfs_node;
+struct kevent_path;
 struct kobject;
 
 /**
@@ -44,12 +46,14 @@ struct kobject;
  * @pending: notifications not yet reported
  * @users: 0 while the source is not registered; else 1, plus the
  *	notifiers in flight, which unregistering waits for
+ * @closing: where the task unregistering the source waits for them
  * @last_sent: CLOCK_BOOTTIME of the last event the work sent, nanoseconds;
  *	only the work uses it
  * @sent: the work has sent an event, @last_sent is valid
  * @allocated: kevent_source_add() allocated it; freed when removed
  * @kn: the attribute's kernfs node, referenced
- * @path: kobject path below /sys, taken when the source was registered
+ * @path: kobject path below /sys, taken when the source was registered,
+ *	shared with its events
  * @attr_id: registry id of the attribute's name
  * @channel: channel number of a name of a template of the registry
  *	(temp1_alarm of temp*_alarm), else %KEVENT_NO_CHANNEL
@@ -62,11 +66,12 @@ struct kevent_source {
 	struct delayed_work work;
 	atomic_t pending;
 	atomic_t users;
+	struct rcuwait closing;
 	u64 last_sent;
 	bool sent;
 	bool allocated;
 	struct kernfs_node *kn;
-	char *path;
+	struct kevent_path *path;
 	u32 attr_id;
 	u32 channel;
 	enum kevent_class class;

@@ -221,7 +221,7 @@ diff_lines()
 
 	apply_series tree
 	# Byte for byte
-	for f in kevent_nl_gen.c kevent_nl_gen.h kevent_registry.c kevent_replay.c; do
+	for f in kevent_nl_gen.c kevent_nl_gen.h kevent_path.c kevent_registry.c kevent_replay.c; do
 		run cmp "$top/kernel/$f" "tree/lib/kevent/$f"
 		assert_success
 	done
