@@ -94,6 +94,8 @@ int kevent_registry_lookup(const char *name, u32 *ret_channel);
 const char *kevent_registry_name(u32 attr_id, u32 channel,
 				 char buf[KEVENT_ATTR_NAME_MAX]);
 enum kevent_class kevent_registry_class(u32 attr_id);
+int kevent_registry_entry(u32 attr_id, const char **ret_name,
+			  const char **ret_unit, enum kevent_class *ret_class);
 enum kevent_class kevent_attr_class(const char *path, int attr_id);
 
 /* kevent_source.c */

@@ -446,6 +446,66 @@ int kevent_nl_get_replay_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/* One entry of the registry in a message of the get-attributes dump */
+static int kevent_put_registry_entry(struct sk_buff *skb,
+				     struct netlink_callback *cb, u32 attr_id)
+{
+	enum kevent_class class;
+	const char *name, *unit;
+	void *hdr;
+
+	if (kevent_registry_entry(attr_id, &name, &unit, &class))
+		return -ENOENT;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &kevent_nl_family, NLM_F_MULTI,
+			  KEVENT_CMD_GET_ATTRIBUTES);
+	if (!hdr)
+		return -EMSGSIZE;
+
+	if (nla_put_string(skb, KEVENT_A_ATTR_NAME, name) ||
+	    nla_put_u32(skb, KEVENT_A_ATTR_ID, attr_id) ||
+	    nla_put_u32(skb, KEVENT_A_CLASS, class) ||
+	    (unit && nla_put_string(skb, KEVENT_A_UNIT, unit))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+int kevent_nl_get_attributes_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	u32 attr_id = cb->args[0];
+	int ret;
+
+	ret = kevent_nl_check_net(cb->skb, cb->extack);
+	if (ret)
+		return ret;
+
+	/*
+	 * The operation has no policy, so the core parses nothing of the
+	 * request: any byte after the header is an attribute it does not take.
+	 */
+	if (nlmsg_len(cb->nlh) > GENL_HDRLEN) {
+		NL_SET_ERR_MSG(cb->extack, "GET_ATTRIBUTES takes no attribute");
+		return -EINVAL;
+	}
+
+	/* The registry is built in: it cannot change during the dump */
+	while (!(ret = kevent_put_registry_entry(skb, cb, attr_id)))
+		attr_id++;
+	cb->args[0] = attr_id;
+
+	/* An entry too large for an empty message would never be sent */
+	if (ret == -EMSGSIZE && !skb->len)
+		return ret;
+
+	return skb->len;
+}
+
 int kevent_nl_get_stats_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;

@@ -43,6 +43,11 @@ static const struct genl_split_ops kevent_nl_ops[] = {
 		.doit	= kevent_nl_get_stats_doit,
 		.flags	= GENL_CMD_CAP_DO,
 	},
+	{
+		.cmd	= KEVENT_CMD_GET_ATTRIBUTES,
+		.dumpit	= kevent_nl_get_attributes_dumpit,
+		.flags	= GENL_CMD_CAP_DUMP,
+	},
 };
 
 static const struct genl_multicast_group kevent_nl_mcgrps[] = {

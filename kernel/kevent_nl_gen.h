@@ -19,6 +19,8 @@ int kevent_nl_get_sources_dumpit(struct sk_buff *skb,
 int kevent_nl_get_replay_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb);
 int kevent_nl_get_stats_doit(struct sk_buff *skb, struct genl_info *info);
+int kevent_nl_get_attributes_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb);
 
 enum {
 	KEVENT_NLGRP_GENERAL,

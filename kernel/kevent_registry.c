@@ -19,11 +19,12 @@
 
 struct kevent_attr_desc {
 	const char *name;
+	const char *unit;
 	enum kevent_class class;
 };
 
 #define KEVENT_ATTR_DESC(_id, _name, _class, _unit, _desc) \
-	[_id] = { .name = _name, .class = _class },
+	[_id] = { .name = _name, .unit = _unit, .class = _class },
 
 static const struct kevent_attr_desc kevent_registry[] = {
 	KEVENT_ATTRIBUTES(KEVENT_ATTR_DESC)
@@ -128,6 +129,28 @@ const char *kevent_registry_name(u32 attr_id, u32 channel,
 	return buf;
 }
 EXPORT_SYMBOL_IF_KUNIT(kevent_registry_name);
+
+/**
+ * kevent_registry_entry - an entry of the registry, as attributes.txt has it
+ * @attr_id: its id
+ * @ret_name: set to its name; a template's holds a '*'
+ * @ret_unit: set to its unit, or NULL for none
+ * @ret_class: set to its class
+ *
+ * Context: Any context.
+ * Return: 0, or -ENOENT if there is no entry @attr_id.
+ */
+int kevent_registry_entry(u32 attr_id, const char **ret_name,
+			  const char **ret_unit, enum kevent_class *ret_class)
+{
+	if (attr_id >= ARRAY_SIZE(kevent_registry))
+		return -ENOENT;
+
+	*ret_name = kevent_registry[attr_id].name;
+	*ret_unit = kevent_registry[attr_id].unit;
+	*ret_class = kevent_registry[attr_id].class;
+	return 0;
+}
 
 /**
  * kevent_registry_class - class of a registered attribute

@@ -5,13 +5,13 @@
  *
  * Usage: kevent-request [OPTIONS] CMD [ATTR...]
  *
- *   CMD    get-sources, get-replay, get-stats, event, unspec, or a command
- *          number 0-255
+ *   CMD    get-sources, get-replay, get-stats, get-attributes, event, unspec,
+ *          or a command number 0-255
  *   ATTR   TYPE[+nested][+len=N]:KIND[:VALUE]
  *          TYPE   an attribute number 0-65535 (flag bits included) or a
  *                 name: seq, timestamp, class, path, attr-name, attr-id,
  *                 coalesced, stat-sent, stat-coalesced, stat-failed,
- *                 stat-sources, pad, class-seq, stat-unrecorded
+ *                 stat-sources, pad, class-seq, stat-unrecorded, unit
  *          +nested  set NLA_F_NESTED in the type
  *          +len=N   write N as nla_len, whatever the payload: a truncated
  *                   attribute, or one that claims more than the message has
@@ -91,6 +91,7 @@ static const char *const attr_names[] = {
 	[KEVENT_A_PAD]			= "pad",
 	[KEVENT_A_CLASS_SEQ]		= "class-seq",
 	[KEVENT_A_STAT_UNRECORDED]	= "stat-unrecorded",
+	[KEVENT_A_UNIT]			= "unit",
 };
 
 static const char *const cmd_names[] = {
@@ -99,12 +100,14 @@ static const char *const cmd_names[] = {
 	[KEVENT_CMD_GET_SOURCES]	= "get-sources",
 	[KEVENT_CMD_GET_REPLAY]		= "get-replay",
 	[KEVENT_CMD_GET_STATS]		= "get-stats",
+	[KEVENT_CMD_GET_ATTRIBUTES]	= "get-attributes",
 };
 
 static void usage(FILE *f)
 {
 	fputs("Usage: " PROG " [OPTIONS] CMD [ATTR...]\n"
-	      "  CMD   get-sources | get-replay | get-stats | event | unspec | 0-255\n"
+	      "  CMD   get-sources | get-replay | get-stats | get-attributes | event |\n"
+	      "        unspec | 0-255\n"
 	      "  ATTR  TYPE[+nested][+len=N]:KIND[:VALUE]\n"
 	      "        TYPE  a number 0-65535 or an attribute name (seq, class, path, ...)\n"
 	      "        KIND  u8 u16 u32 u64 (a number), str (with NUL), strn (without),\n"

@@ -33,6 +33,7 @@ setup()
 SOURCES=(--dump get-sources)
 REPLAY=(--dump get-replay)
 STATS=(get-stats)
+ATTRIBUTES=(--dump get-attributes)
 
 # request REQUEST...: kevent-request REQUEST, its answer in $output; fails
 # when no answer came. (Plain command substitution, not bats' run: under
@@ -92,7 +93,7 @@ answered()
 	ANSWERED=${BASH_REMATCH[1]}
 }
 
-@test "valid requests are answered: sources, sources of a class, replay, stats" {
+@test "valid requests are answered: sources, sources of a class, replay, stats, the registry" {
 	answered "${SOURCES[@]}"
 	# temperature, label and calibration of the two sensors
 	[ "$ANSWERED" -ge 6 ]
@@ -116,6 +117,10 @@ answered()
 	assert_equal "$ANSWERED" 1
 	answered --ack "${STATS[@]}"
 	assert_equal "$ANSWERED" 1
+
+	# One message an entry of the registry, in parts of a dump
+	answered "${ATTRIBUTES[@]}"
+	assert_equal "$ANSWERED" "$(grep -cvE '^(#|[[:space:]]*$)' "$KEVENT_TOP/attributes.txt")"
 }
 
 @test "an attribute the request does not take is refused: EINVAL with a message" {
@@ -143,6 +148,14 @@ answered()
 		refused_stats "$a:u64:1"
 	done
 	refused_stats stat-sources:u32:1
+	# GET_ATTRIBUTES neither, refused by the operation or, where the core
+	# gives an operation without a policy one that rejects all, by it
+	for a in 0:u32:1 40:u32:1 16383:empty class:u32:2 attr-name:str:mtu \
+		unit:str:mV; do
+		request "${ATTRIBUTES[@]}" "$a"
+		[[ $output =~ ^error\ EINVAL:\ (GET_ATTRIBUTES\ takes\ no\ attribute|Unknown\ attribute\ type|Attribute\ failed\ policy\ validation)$ ]] ||
+			fail "kevent-request get-attributes $a: '$output', not 'error EINVAL: <a message>'"
+	done
 }
 
 @test "a value of the wrong size or an oversize one is refused: EINVAL with a message; one out of range: ERANGE" {
@@ -204,13 +217,14 @@ answered()
 }
 
 @test "an unknown command, or a request sent as the other kind, is refused: EOPNOTSUPP" {
-	for cmd in unspec event 5 255; do
+	for cmd in unspec event 6 255; do
 		unsupported "$cmd"
 		unsupported --dump "$cmd" class:u32:1
 	done
 	# The dumps as a do, the do as a dump
 	unsupported get-sources
 	unsupported get-replay
+	unsupported get-attributes
 	unsupported --dump get-stats
 }
 
@@ -287,6 +301,8 @@ family_works()
 	output=$(unshare --net "$REQUEST" --dump get-sources)
 	assert_equal "$output" "error EOPNOTSUPP: $msg"
 	output=$(unshare --net "$REQUEST" --dump get-replay)
+	assert_equal "$output" "error EOPNOTSUPP: $msg"
+	output=$(unshare --net "$REQUEST" --dump get-attributes)
 	assert_equal "$output" "error EOPNOTSUPP: $msg"
 	# Here, the same requests are answered
 	answered "${STATS[@]}"

@@ -36,6 +36,22 @@ teardown()
 	assert_output '[["/devices/platform/kevent-demo.0","temperature","power"],["/devices/platform/kevent-demo.1","temperature","power"]]'
 }
 
+@test "ynl --dump get-attributes gives the registry kevent.ko was built with, entry by entry as attributes.txt has it" {
+	local expected
+
+	expected=$(awk '!/^#/ && NF { printf "%d\t%s\t%s\t%s\n", n++, $1, $2, $3 }' \
+		"$KEVENT_TOP/attributes.txt")
+	run --separate-stderr "$ynl" --no-schema --dump get-attributes --output-json
+	assert_success
+	run jq -r '.[] | [."attr-id", ."attr-name", .class, (.unit // "-")] | @tsv' \
+		<<< "$output"
+	assert_success
+	assert_output "$expected"
+	# A template's entry holds its '*'; a unit is given where there is one
+	assert_line $'16\ttemp*_alarm\tpower\t-'
+	assert_line $'0\ttemperature\tpower\tmdegC'
+}
+
 @test "ynl --do get-stats reads the counters; an attribute with it is refused" {
 	demo_set 0 temperature 41000
 	run --separate-stderr "$ynl" --no-schema --do get-stats --output-json
