@@ -114,7 +114,8 @@ EXPORT_SYMBOL_IF_KUNIT(kevent_put_event);
  * it fail, as the tests do: the event then counts as failed, and its
  * sequence numbers are a gap the listeners see.
  */
-static noinline struct sk_buff *kevent_event_msg_new(const struct kevent_path *path)
+static noinline struct sk_buff *
+kevent_event_msg_new(const struct kevent_path *path)
 {
 	return genlmsg_new(kevent_event_size(path->path, path->name),
 			   GFP_KERNEL);

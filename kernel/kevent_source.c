@@ -28,11 +28,12 @@
 #include <linux/ktime.h>
 #include <linux/limits.h>
 #include <linux/moduleparam.h>
-#include <linux/slab.h>
-#include <linux/string.h>
-#include <linux/sysfs.h>
 #include <linux/rcupdate.h>
 #include <linux/rcuwait.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include <kevent.h>
 

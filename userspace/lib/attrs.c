@@ -3,7 +3,9 @@
  * Names of classes, and the registry of attributes (attributes.txt): the
  * id, unit and class of a name. An entry with a '*' is a template of names
  * that a channel number tells apart ("temp*_alarm": temp1_alarm, ...),
- * matched as the kernel matches it.
+ * matched as the kernel matches it. A name the library's copy lacks is
+ * looked up in the running kernel's registry (registry.c), which may be
+ * newer.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -32,6 +34,14 @@ static const struct attribute_entry attributes[KEVENT_ATTRIBUTE_COUNT] = {
 	KEVENT_ATTRIBUTES(KEVENT_ATTRIBUTE_ENTRY)
 };
 
+/*
+ * The entries looked at: all, but in a test's build of a library as old as
+ * the first KEVENT_ATTRIBUTES_BUILT_IN entries of attributes.txt.
+ */
+#ifndef KEVENT_ATTRIBUTES_BUILT_IN
+#define KEVENT_ATTRIBUTES_BUILT_IN KEVENT_ATTRIBUTE_COUNT
+#endif
+
 /* Most digits of a channel number, as in the kernel's registry */
 #define CHANNEL_DIGITS 9
 
@@ -40,7 +50,7 @@ static const struct attribute_entry attributes[KEVENT_ATTRIBUTE_COUNT] = {
  * @star: the template with a channel number in place of the '*', 0 or up
  * to CHANNEL_DIGITS digits without a leading zero.
  */
-static bool template_match(const char *tmpl, const char *star,
+bool kevent_template_match(const char *tmpl, const char *star,
 			   const char *name)
 {
 	size_t prefix = star - tmpl, suffix = strlen(star + 1);
@@ -66,9 +76,9 @@ static const struct attribute_entry *attribute_lookup(const char *name)
 
 	if (!name)
 		return NULL;
-	for (i = 0; i < KEVENT_ATTRIBUTE_COUNT; i++) {
+	for (i = 0; i < KEVENT_ATTRIBUTES_BUILT_IN; i++) {
 		star = strchr(attributes[i].name, '*');
-		if (star ? template_match(attributes[i].name, star, name) :
+		if (star ? kevent_template_match(attributes[i].name, star, name) :
 			   strcmp(name, attributes[i].name) == 0)
 			return &attributes[i];
 	}
@@ -97,22 +107,35 @@ KEVENT_EXPORT int kevent_class_from_string(const char *name)
 KEVENT_EXPORT const char *kevent_attribute_unit(const char *name)
 {
 	const struct attribute_entry *e = attribute_lookup(name);
+	const char *unit = NULL;
 
-	return e ? e->unit : NULL;
+	if (e)
+		return e->unit;
+	kevent_kernel_attribute(name, &unit, NULL);
+	return unit;
 }
 
 KEVENT_EXPORT int kevent_attribute_id(const char *name)
 {
 	const struct attribute_entry *e = attribute_lookup(name);
 
-	return e ? (int)(e - attributes) : -ENOENT;
+	if (e)
+		return e - attributes;
+	if (!name)
+		return -ENOENT;
+	return kevent_kernel_attribute(name, NULL, NULL);
 }
 
 enum kevent_class kevent_attribute_class(const char *name)
 {
 	const struct attribute_entry *e = attribute_lookup(name);
+	enum kevent_class cls = KEVENT_CLASS_UNKNOWN;
 
-	return e ? e->cls : KEVENT_CLASS_UNKNOWN;
+	if (e)
+		return e->cls;
+	if (name)
+		kevent_kernel_attribute(name, NULL, &cls);
+	return cls;
 }
 
 /*

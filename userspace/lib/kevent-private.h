@@ -320,6 +320,31 @@ void kevent_poll_monitor_prune(struct kevent_poll_monitor *monitor);
 enum kevent_class kevent_attribute_class(const char *name);
 
 /*
+ * Whether @name is one of the names of registry template @tmpl, whose '*'
+ * is at @star (temp1_alarm of temp*_alarm), as the kernel matches them.
+ */
+bool kevent_template_match(const char *tmpl, const char *star,
+			   const char *name);
+
+/*
+ * Ask the kevent layer for its registry (KEVENT_CMD_GET_ATTRIBUTES) and
+ * feed each entry's message to @cb. Returns 0, or a negative errno
+ * (-ENOENT: no layer here).
+ */
+int kevent_registry_request(int (*cb)(const struct nlmsghdr *nlh, void *data),
+			    void *data);
+
+/*
+ * The entry of @name in the running kernel's registry, asked for once per
+ * process: its id, and its unit (NULL for none) and class in *@ret_unit and
+ * *@ret_class if they are not NULL. -ENOENT if the kernel's registry lacks
+ * the name or there is no layer; -EINVAL if @name is NULL. The unit lives
+ * as long as the process.
+ */
+int kevent_kernel_attribute(const char *name, const char **ret_unit,
+			    enum kevent_class *ret_class);
+
+/*
  * Class of the events of attribute @name of the kobject at @path (below
  * /sys, from its leading '/'), as the kernel gives it: that of the
  * subsystem the kobject belongs to (a power supply's online is power, a

@@ -676,6 +676,26 @@ static int stats_request(uint64_t values[KEVENT_STAT_COUNT])
 	return r;
 }
 
+int kevent_registry_request(int (*cb)(const struct nlmsghdr *nlh, void *data),
+			    void *data)
+{
+	char buf[KEVENT_REQUEST_BUF_SIZE] = { 0 };
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	uint16_t family_id;
+	int r;
+
+	r = kevent_request_open(&nl, &family_id);
+	if (r < 0)
+		return r;
+	nlh = genl_put_header(buf, family_id, NLM_F_DUMP,
+			      KEVENT_CMD_GET_ATTRIBUTES, KEVENT_FAMILY_VERSION);
+	r = request_run(nl, nlh, cb, data, NULL);
+
+	mnl_socket_close(nl);
+	return r;
+}
+
 KEVENT_EXPORT int kevent_stats_read(uint64_t *ret_values, size_t n)
 {
 	uint64_t values[KEVENT_STAT_COUNT];
