@@ -138,7 +138,6 @@ struct kevent_path *kevent_replay_record(const struct kevent_record *rec)
 
 	return dropped;
 }
-EXPORT_SYMBOL_IF_KUNIT(kevent_replay_record);
 
 /**
  * kevent_replay_memory - memory the ring takes
