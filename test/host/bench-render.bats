@@ -88,8 +88,19 @@ render_without()
 	assert_line '| memory of the sources | | 9 KiB (224 bytes a source) |'
 	assert_line --regexp '^\| kevent C reader .* \| `kevent_notify\(\)` \| 1.1 \| pread64:100, write:2, recvmmsg:2, openat:1 \|'
 	assert_line '| with `kevent.ko`, no listener | 1060 ns | 1050 ns, 1080 ns, 1060 ns |'
+	assert_line '| `busctl monitor`, through kevent-dbus and the bus | 2000 | 5000 | 400.0 ms | 300.0 ms (150.0 µs an event) | 400.0 ms, 410.0 ms, 390.0 ms, 420.0 ms, 380.0 ms |'
+	assert_line '| `kevent-watch --json` | 2000 | 20000 | 100.0 ms | | 100.0 ms, 110.0 ms, 90.0 ms, 105.0 ms, 95.0 ms |'
 	run grep -c '^| ' <<< "$output"
-	assert_output 75
+	assert_output 79
+}
+
+@test "the system bus: a client of kevent-dbus against kevent-watch, the same burst, and the daemon's CPU an event" {
+	run --separate-stderr "$render" "$raw"
+	assert_success
+	assert_line --regexp '^\| The system bus: events per second of a client of `kevent-dbus` .* the same burst of 2000 `kevent_notify\(\)` events, median of 5 rounds; .* \| 1/4.0 \(5000/s against 20000/s\); kevent-dbus 150.0 µs of CPU an event \|$'
+	render_without bus.bus.daemon_cpu_ns
+	assert_failure 1
+	assert_stderr_line "bench-render: no result for bus.bus.daemon_cpu_ns in raw.txt"
 }
 
 @test "a listener that never reads: the goal holds its cost against none, and a failed event misses it" {
