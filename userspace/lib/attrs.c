@@ -50,7 +50,7 @@ static const struct attribute_entry attributes[KEVENT_ATTRIBUTE_COUNT] = {
  * @star: the template with a channel number in place of the '*', 0 or up
  * to CHANNEL_DIGITS digits without a leading zero.
  */
-bool kevent_template_match(const char *tmpl, const char *star,
+static bool template_match(const char *tmpl, const char *star,
 			   const char *name)
 {
 	size_t prefix = star - tmpl, suffix = strlen(star + 1);
@@ -68,20 +68,24 @@ bool kevent_template_match(const char *tmpl, const char *star,
 	return true;
 }
 
+bool kevent_registry_name_matches(const char *entry, const char *name)
+{
+	const char *star = strchr(entry, '*');
+
+	return star ? template_match(entry, star, name) :
+		      strcmp(name, entry) == 0;
+}
+
 /* The registry's entry of @name, or NULL */
 static const struct attribute_entry *attribute_lookup(const char *name)
 {
-	const char *star;
 	size_t i;
 
 	if (!name)
 		return NULL;
-	for (i = 0; i < KEVENT_ATTRIBUTES_BUILT_IN; i++) {
-		star = strchr(attributes[i].name, '*');
-		if (star ? kevent_template_match(attributes[i].name, star, name) :
-			   strcmp(name, attributes[i].name) == 0)
+	for (i = 0; i < KEVENT_ATTRIBUTES_BUILT_IN; i++)
+		if (kevent_registry_name_matches(attributes[i].name, name))
 			return &attributes[i];
-	}
 	return NULL;
 }
 

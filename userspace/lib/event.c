@@ -54,15 +54,12 @@ bool kevent_attr_name_is_valid(const char *name)
 	return true;
 }
 
-/* An absent attribute, or one with exactly @size bytes of payload. */
-static bool attr_has_size(const struct nlattr *attr, size_t size)
+bool kevent_attr_has_size(const struct nlattr *attr, size_t size)
 {
 	return !attr || mnl_attr_get_payload_len(attr) == size;
 }
 
-/* A NUL-terminated string attribute without embedded NULs, at most @max
- * bytes including the NUL. */
-static const char *attr_get_string(const struct nlattr *attr, size_t max)
+const char *kevent_attr_get_string(const struct nlattr *attr, size_t max)
 {
 	const char *s = mnl_attr_get_payload(attr);
 	size_t len = mnl_attr_get_payload_len(attr);
@@ -122,19 +119,19 @@ int kevent_event_parse(const struct nlmsghdr *nlh, size_t len, bool need_seq,
 	if ((need_seq && !tb[KEVENT_A_SEQ]) || !tb[KEVENT_A_CLASS] ||
 	    !tb[KEVENT_A_PATH] || !tb[KEVENT_A_ATTR_NAME])
 		return -EBADMSG;
-	if (!attr_has_size(tb[KEVENT_A_SEQ], sizeof(uint64_t)) ||
-	    !attr_has_size(tb[KEVENT_A_TIMESTAMP], sizeof(uint64_t)) ||
-	    !attr_has_size(tb[KEVENT_A_CLASS], sizeof(uint32_t)) ||
-	    !attr_has_size(tb[KEVENT_A_ATTR_ID], sizeof(uint32_t)) ||
-	    !attr_has_size(tb[KEVENT_A_COALESCED], sizeof(uint32_t)) ||
-	    !attr_has_size(tb[KEVENT_A_CLASS_SEQ], sizeof(uint64_t)))
+	if (!kevent_attr_has_size(tb[KEVENT_A_SEQ], sizeof(uint64_t)) ||
+	    !kevent_attr_has_size(tb[KEVENT_A_TIMESTAMP], sizeof(uint64_t)) ||
+	    !kevent_attr_has_size(tb[KEVENT_A_CLASS], sizeof(uint32_t)) ||
+	    !kevent_attr_has_size(tb[KEVENT_A_ATTR_ID], sizeof(uint32_t)) ||
+	    !kevent_attr_has_size(tb[KEVENT_A_COALESCED], sizeof(uint32_t)) ||
+	    !kevent_attr_has_size(tb[KEVENT_A_CLASS_SEQ], sizeof(uint64_t)))
 		return -EBADMSG;
 
 	cls = mnl_attr_get_u32(tb[KEVENT_A_CLASS]);
 	if (cls > KEVENT_CLASS_MAX)
 		return -EBADMSG;
-	path = attr_get_string(tb[KEVENT_A_PATH], KEVENT_PATH_MAX);
-	name = attr_get_string(tb[KEVENT_A_ATTR_NAME], KEVENT_ATTR_NAME_MAX);
+	path = kevent_attr_get_string(tb[KEVENT_A_PATH], KEVENT_PATH_MAX);
+	name = kevent_attr_get_string(tb[KEVENT_A_ATTR_NAME], KEVENT_ATTR_NAME_MAX);
 	if (!path || !name || !kevent_path_is_valid(path) ||
 	    !kevent_attr_name_is_valid(name))
 		return -EBADMSG;

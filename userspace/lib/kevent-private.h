@@ -150,6 +150,15 @@ uint32_t kevent_genl_family_group(const struct genl_family *family,
  * KEVENT_CMD_GET_SOURCES record (@need_seq false) of @len bytes.
  * Return: 0 and a new event, -EBADMSG for an invalid message, -ENOMEM.
  */
+/* An absent attribute, or one with exactly @size bytes of payload. */
+bool kevent_attr_has_size(const struct nlattr *attr, size_t size);
+
+/*
+ * The string of a NUL-terminated string attribute without embedded NULs, at
+ * most @max bytes including the NUL; NULL if it is not one.
+ */
+const char *kevent_attr_get_string(const struct nlattr *attr, size_t max);
+
 int kevent_event_parse(const struct nlmsghdr *nlh, size_t len, bool need_seq,
 		       struct kevent_event **ret_event);
 
@@ -320,11 +329,10 @@ void kevent_poll_monitor_prune(struct kevent_poll_monitor *monitor);
 enum kevent_class kevent_attribute_class(const char *name);
 
 /*
- * Whether @name is one of the names of registry template @tmpl, whose '*'
- * is at @star (temp1_alarm of temp*_alarm), as the kernel matches them.
+ * Whether @name is the name of registry entry @entry, or one of the names
+ * of a template (temp1_alarm of temp*_alarm), as the kernel matches them.
  */
-bool kevent_template_match(const char *tmpl, const char *star,
-			   const char *name);
+bool kevent_registry_name_matches(const char *entry, const char *name);
 
 /*
  * Ask the kevent layer for its registry (KEVENT_CMD_GET_ATTRIBUTES) and

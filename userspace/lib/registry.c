@@ -31,18 +31,6 @@ static struct kernel_entry *kernel_entries;
 static size_t n_kernel_entries;
 static pthread_once_t kernel_registry_once = PTHREAD_ONCE_INIT;
 
-/* A string attribute: NUL-terminated, without embedded NUL, of 2..@max bytes */
-static const char *entry_string(const struct nlattr *attr, size_t max)
-{
-	const char *s = mnl_attr_get_payload(attr);
-	size_t len = mnl_attr_get_payload_len(attr);
-
-	if (len < 2 || len > max || s[len - 1] != '\0' ||
-	    strlen(s) != len - 1)
-		return NULL;
-	return s;
-}
-
 /* Parse one entry of the dump into @e, its strings copied */
 static int entry_parse(const struct nlmsghdr *nlh, struct kernel_entry *e)
 {
@@ -56,14 +44,18 @@ static int entry_parse(const struct nlmsghdr *nlh, struct kernel_entry *e)
 			tb[mnl_attr_get_type(attr)] = attr;
 	if (!tb[KEVENT_A_ATTR_NAME] || !tb[KEVENT_A_ATTR_ID] ||
 	    !tb[KEVENT_A_CLASS] ||
-	    mnl_attr_get_payload_len(tb[KEVENT_A_ATTR_ID]) != sizeof(uint32_t) ||
-	    mnl_attr_get_payload_len(tb[KEVENT_A_CLASS]) != sizeof(uint32_t))
+	    !kevent_attr_has_size(tb[KEVENT_A_ATTR_ID], sizeof(uint32_t)) ||
+	    !kevent_attr_has_size(tb[KEVENT_A_CLASS], sizeof(uint32_t)))
 		return -EPROTO;
 	cls = mnl_attr_get_u32(tb[KEVENT_A_CLASS]);
-	name = entry_string(tb[KEVENT_A_ATTR_NAME], KEVENT_ATTR_NAME_MAX);
+	name = kevent_attr_get_string(tb[KEVENT_A_ATTR_NAME],
+				      KEVENT_ATTR_NAME_MAX);
 	if (tb[KEVENT_A_UNIT])
-		unit = entry_string(tb[KEVENT_A_UNIT], KEVENT_ATTR_NAME_MAX);
-	if (cls > KEVENT_CLASS_MAX || !name || (tb[KEVENT_A_UNIT] && !unit))
+		unit = kevent_attr_get_string(tb[KEVENT_A_UNIT],
+					      KEVENT_ATTR_NAME_MAX);
+	/* Neither the name nor a unit given may be empty */
+	if (cls > KEVENT_CLASS_MAX || !name || !*name ||
+	    (tb[KEVENT_A_UNIT] && (!unit || !*unit)))
 		return -EPROTO;
 
 	*e = (struct kernel_entry){
@@ -130,19 +122,14 @@ __attribute__((destructor)) static void kernel_registry_exit(void)
 int kevent_kernel_attribute(const char *name, const char **ret_unit,
 			    enum kevent_class *ret_class)
 {
-	const char *star;
 	size_t i;
 
 	if (!name)
 		return -EINVAL;
 	pthread_once(&kernel_registry_once, kernel_registry_load);
-	for (i = 0; i < n_kernel_entries; i++) {
-		star = strchr(kernel_entries[i].name, '*');
-		if (star ? kevent_template_match(kernel_entries[i].name, star,
-						 name) :
-			   strcmp(name, kernel_entries[i].name) == 0)
+	for (i = 0; i < n_kernel_entries; i++)
+		if (kevent_registry_name_matches(kernel_entries[i].name, name))
 			break;
-	}
 	if (i == n_kernel_entries || kernel_entries[i].id > INT32_MAX)
 		return -ENOENT;
 	if (ret_unit)
