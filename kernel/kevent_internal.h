@@ -73,7 +73,6 @@ extern bool kevent_up;
 extern atomic64_t kevent_stat_sent;
 extern atomic64_t kevent_stat_coalesced;
 extern atomic64_t kevent_stat_failed;
-extern atomic64_t kevent_stat_unrecorded;
 
 /**
  * kevent_layer_up - whether kevent_init() has set the layer up

@@ -35,8 +35,6 @@ EXPORT_SYMBOL_IF_KUNIT(kevent_stat_sent);
 atomic64_t kevent_stat_coalesced = ATOMIC64_INIT(0);
 atomic64_t kevent_stat_failed = ATOMIC64_INIT(0);
 EXPORT_SYMBOL_IF_KUNIT(kevent_stat_failed);
-/* Part of the ABI; 0, as the replay ring records every event (no allocation) */
-atomic64_t kevent_stat_unrecorded = ATOMIC64_INIT(0);
 
 static struct dentry *kevent_debugfs;
 

@@ -549,9 +549,8 @@ int kevent_nl_get_stats_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, KEVENT_A_STAT_FAILED,
 			      atomic64_read(&kevent_stat_failed),
 			      KEVENT_A_PAD) ||
-	    nla_put_u64_64bit(msg, KEVENT_A_STAT_UNRECORDED,
-			      atomic64_read(&kevent_stat_unrecorded),
-			      KEVENT_A_PAD) ||
+	    /* Part of the ABI: the replay ring records every event now */
+	    nla_put_u64_64bit(msg, KEVENT_A_STAT_UNRECORDED, 0, KEVENT_A_PAD) ||
 	    nla_put_u32(msg, KEVENT_A_STAT_SOURCES, sources))
 		goto out_cancel_msg;
 

@@ -832,7 +832,8 @@ void kevent_sources_release_all(void)
 	mutex_unlock(&kevent_sources_lock);
 
 	list_for_each_entry_safe(src, tmp, &list, node) {
-		pr_warn("source %s/%s still registered at exit\n", src->path->path,
+		pr_warn("source %s/%s still registered at exit\n",
+			src->path->path,
 			kevent_registry_name(src->attr_id, src->channel, buf));
 		list_del(&src->node);
 		kevent_source_close(src);

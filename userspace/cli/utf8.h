@@ -13,7 +13,7 @@
  * @ret_cp; or 0 if invalid.
  */
 static inline size_t utf8_decode(const unsigned char *s, size_t left,
-			  unsigned int *ret_cp)
+				 unsigned int *ret_cp)
 {
 	unsigned int cp;
 	size_t n, i;
